@@ -1,0 +1,163 @@
+"""The hidden plurality vote (RULINGS.md section 0).
+
+Hosts hold it for vote-offs and tie-breaks: one step in which every voter seals a vote
+for one candidate; all votes are revealed when the step resolves.
+
+* Options: ``candidates`` (default: the players) and ``voters`` (default: the players).
+* Payload ``{"vote": "ben"}``; a vote for a non-candidate is rejected at submission.
+* Public state: ``tally`` ({candidate: votes}, every candidate listed), ``finished`` and
+  ``winners`` (every candidate with the most votes, in candidate order; a tie lists them
+  all; empty until finished).
+* A voter who submits nothing abstains (the default pick is ``{"vote": null}``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from domain.rules.base import (
+    JSON,
+    BadOptions,
+    Disclosure,
+    IllegalPick,
+    Payload,
+    Resolution,
+    Rules,
+    State,
+    StepSpec,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from domain.fairrand import Rng
+
+
+def _names(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not value:
+        msg = f"{what} must be a non-empty list of names"
+        raise BadOptions(msg)
+    if not all(isinstance(v, str) and v for v in value):
+        msg = f"{what} must be a non-empty list of names"
+        raise BadOptions(msg)
+    if len(set(value)) != len(value):
+        msg = f"{what} must not repeat a name"
+        raise BadOptions(msg)
+    return list(value)
+
+
+class Vote(Rules):
+    """The hidden plurality vote."""
+
+    name = "vote"
+    version = "1"
+    disclosure = Disclosure.ON_RESOLVE
+
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill in nothing: candidates and voters default to the players at set-up."""
+        unknown = set(options) - {"candidates", "voters"}
+        if unknown:
+            msg = f"unknown vote option(s): {', '.join(sorted(unknown))}"
+            raise BadOptions(msg)
+        return dict(options)
+
+    def setup(self, options: Mapping[str, Any], players: Sequence[str]) -> State:
+        """Return the state before the vote.
+
+        :raises BadOptions: for an unknown option, an empty list or a voter who is not
+            a player.
+        """
+        options = self.normalise_options(options)
+        players = _names(list(players), "players")
+        candidates = _names(options.get("candidates", players), "candidates")
+        voters = _names(options.get("voters", players), "voters")
+        strangers = [v for v in voters if v not in players]
+        if strangers:
+            msg = f"voter {strangers[0]!r} is not a player of the match"
+            raise BadOptions(msg)
+        return {
+            "candidates": candidates,
+            "voters": voters,
+            "tally": dict.fromkeys(candidates, 0),
+            "votes": {},
+            "finished": False,
+            "winners": [],
+        }
+
+    def next_step(self, state: State) -> StepSpec | None:
+        """One step in which every voter votes."""
+        if state["finished"]:
+            return None
+        return StepSpec(kind="vote", submitters=tuple(state["voters"]))
+
+    def check_pick(self, state: State, player: str, payload: JSON) -> Payload:
+        """A vote names one candidate.
+
+        :raises IllegalPick: for anything else.
+        """
+        if not isinstance(payload, dict) or set(payload) != {"vote"}:
+            msg = 'a vote is {"vote": candidate}'
+            raise IllegalPick(msg)
+        choice = payload["vote"]
+        if choice not in state["candidates"]:
+            msg = f"{choice!r} is not a candidate; the candidates are " + ", ".join(
+                state["candidates"]
+            )
+            raise IllegalPick(msg)
+        del player
+        return {"vote": choice}
+
+    def default_pick(self, state: State, player: str) -> Payload:
+        """A missing vote abstains."""
+        del state, player
+        return {"vote": None}
+
+    def resolve(
+        self,
+        state: State,
+        picks: Mapping[str, Payload],
+        decisions: Sequence[Payload],
+        rng: Rng,
+    ) -> Resolution:
+        """Count the votes; every candidate with the most votes wins."""
+        del decisions, rng
+        tally = dict.fromkeys(state["candidates"], 0)
+        votes: dict[str, str | None] = {}
+        for voter in state["voters"]:
+            choice = picks[voter]["vote"]
+            votes[voter] = choice
+            if choice is not None:
+                tally[choice] += 1
+        top = max(tally.values())
+        # With no votes at all every candidate ties at zero, so all are listed.
+        winners = [c for c in state["candidates"] if tally[c] == top]
+        new = {**state, "tally": tally, "votes": votes, "finished": True, "winners": winners}
+        abstained = [v for v, c in votes.items() if c is None]
+        return Resolution(
+            state=new,
+            outcome={"tally": tally, "winners": winners, "abstained": abstained},
+        )
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        """Tally, finished and winners."""
+        return {
+            "tally": dict(state["tally"]),
+            "finished": state["finished"],
+            "winners": list(state["winners"]),
+        }
+
+    def is_finished(self, state: State) -> bool:
+        """The vote ends after its one step."""
+        return bool(state["finished"])
+
+    def result(self, state: State) -> dict[str, Any]:
+        """The tally and the winners."""
+        return {"tally": dict(state["tally"]), "winners": list(state["winners"])}
+
+    def bot_pick(self, state: State, player: str, rng: Rng) -> Payload:
+        """Vote for a uniformly drawn candidate."""
+        del player
+        return {"vote": rng.choice(state["candidates"])}
+
+
+RULES = Vote()
