@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from domain.fairrand import Rng
 
@@ -229,7 +229,7 @@ class StepPlay:
 def play_step(  # noqa: PLR0913
     rules: Rules,
     state: State,
-    rng: Rng,
+    rng: Rng | Callable[[str], Rng],
     *,
     deal: Mapping[str, Any] | None = None,
     submit: Mapping[str, JSON] | None = None,
@@ -237,6 +237,8 @@ def play_step(  # noqa: PLR0913
 ) -> StepPlay:
     """Play one step purely, as a scenario step describes it.
 
+    ``rng`` is either one stream used for the deal and then for resolution, or a function
+    from purpose (``"deal"``, ``"resolve"``) to a stream, as the ``Match`` aggregate uses.
     ``deal`` replaces fair randomness; players of the step missing from ``submit`` get the
     default; each decision request is answered from ``decide[player]`` when present (the
     same answer serves each request that player gets in the step) or by its default.
@@ -244,13 +246,16 @@ def play_step(  # noqa: PLR0913
     :raises IllegalPick, BadDeal, BadDecision: on bad input.
     :raises RulesError: when the match has already finished.
     """
+    def stream(purpose: str) -> Rng:
+        return rng(purpose) if callable(rng) else rng
+
     spec = rules.next_step(state)
     if spec is None:
         msg = "the match has already finished"
         raise RulesError(msg)
     dealt = Deal()
     if spec.needs_deal:
-        dealt = rules.check_deal(state, deal) if deal else rules.deal(state, rng)
+        dealt = rules.check_deal(state, deal) if deal else rules.deal(state, stream("deal"))
         state = rules.apply_deal(state, dealt)
     elif deal:
         msg = "this step deals nothing"
@@ -272,7 +277,9 @@ def play_step(  # noqa: PLR0913
     decisions: list[Payload] = []
     decide = decide or {}
     while True:
-        outcome = rules.resolve(state, picks, decisions, rng)
+        # Resolution re-runs from the start of the step with every decision so far, so
+        # it gets a fresh stream each time (when ``rng`` is a factory).
+        outcome = rules.resolve(state, picks, decisions, stream("resolve"))
         if isinstance(outcome, Resolution):
             break
         requests.append(outcome)

@@ -1,0 +1,408 @@
+"""The dealerroom application: use cases over the event-sourced ``Match``.
+
+Each use case gets the match, commands it, and saves it. The clock and randomness enter
+here (``clock``, ``random_bytes``), never in ``domain/``. A save that conflicts with a
+concurrent save of the same match is retried with jittered exponential backoff; the
+command re-runs on the fresh state, so an idempotent command (the same pick submitted
+twice) records nothing the second time.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, OperationalError
+from sqlalchemy.exc import OperationalError as SAOperationalError
+
+from domain.commitment import CommitmentError, canonical_match_id
+from domain.fairrand import SEED_SIZE
+from domain.match import Match, MatchError, actor, format_time, public_record, token_hash
+from domain.rules import get_rules
+from service.config import Settings
+from service.readmodel import MatchIndex
+from service.sealing import SealedTranscoding
+
+T = TypeVar("T")
+
+HOST = "host"
+SYSTEM = "system"
+MAX_RETRIES = 12
+
+
+class NotFound(LookupError):
+    """No match has that id."""
+
+
+class Forbidden(PermissionError):
+    """The credential does not allow this."""
+
+
+def utcnow() -> datetime:
+    """The current UTC time, to the microsecond."""
+    return datetime.now(tz=UTC)
+
+
+def parse_time(text: str) -> datetime:
+    """Parse an RFC 3339 time; a time without a zone is taken as UTC.
+
+    :raises MatchError: when it is not a time.
+    """
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (TypeError, ValueError, AttributeError):
+        msg = f"{text!r} is not an RFC 3339 time such as 2026-11-21T20:00:00Z"
+        raise MatchError(msg) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class DealerRoom(Application[UUID]):
+    """Matches, their sealed picks and their public logs."""
+
+    name = "DealerRoom"
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        random_bytes: Callable[[int], bytes] = os.urandom,
+        decision_seconds: int = 300,
+        reveal_seconds: int = 300,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.random_bytes = random_bytes
+        self.decision_window = timedelta(seconds=decision_seconds)
+        self.reveal_window = timedelta(seconds=reveal_seconds)
+        persistence = {
+            "PERSISTENCE_MODULE": "eventsourcing_sqlalchemy",
+            "SQLALCHEMY_URL": settings.database_url,
+            "AGGREGATE_CACHE_MAXSIZE": "256",
+        }
+        if settings.db_schema:
+            persistence["SQLALCHEMY_SCHEMA"] = settings.db_schema
+        persistence.update(env or {})
+        super().__init__(env=persistence)
+        datastore = self.factory.datastore  # type: ignore[attr-defined]
+        self.index = MatchIndex(
+            datastore.engine,
+            settings.db_schema,
+            lambda start, limit: self.recorder.select_notifications(start, limit),
+            self.mapper.to_domain_event,
+        )
+
+    def close(self) -> None:
+        """Close the store and release every pooled connection."""
+        super().close()
+        engine = getattr(self.factory.datastore, "engine", None)  # type: ignore[attr-defined]
+        if engine is not None:
+            engine.dispose()
+
+    def register_transcodings(self, transcoder: Any) -> None:
+        """Sealed fields are encrypted at rest."""
+        super().register_transcodings(transcoder)
+        transcoder.register(SealedTranscoding(self.settings.sealing_keys))
+
+    # ------------------------------------------------------------------ plumbing
+
+    def now(self) -> datetime:
+        """The service clock, truncated to whole microseconds in UTC."""
+        return self.clock().astimezone(UTC)
+
+    def get_match(self, match_id: str | UUID) -> Match:
+        """Load a match.
+
+        :raises NotFound: for an unknown or malformed id.
+        """
+        try:
+            key = UUID(canonical_match_id(str(match_id)))
+        except CommitmentError:
+            msg = f"{match_id!r} is not a match id"
+            raise NotFound(msg) from None
+        try:
+            match = self.repository.get(key)
+        except AggregateNotFoundError:
+            msg = f"no match {key}"
+            raise NotFound(msg) from None
+        if not isinstance(match, Match):  # pragma: no cover - foreign aggregate
+            msg = f"no match {key}"
+            raise NotFound(msg)
+        return match
+
+    def _command(self, match_id: str | UUID, who: str, command: Callable[[Match], T]) -> T:
+        """Run ``command`` on the match and save, retrying conflicting saves.
+
+        A command that raises records nothing. One that triggers no event (an idempotent
+        repeat) returns without saving.
+        """
+        token = actor.set(who)
+        try:
+            for attempt in range(MAX_RETRIES):
+                match = self.get_match(match_id)
+                before = match.version
+                result = command(match)
+                if match.version == before:
+                    return result
+                try:
+                    self.save(match)
+                except (IntegrityError, OperationalError, SAOperationalError):
+                    time.sleep(random.uniform(0, 0.005 * 2**attempt))  # noqa: S311 - jitter
+                    continue
+                return result
+            msg = "the match is too busy right now; try again"
+            raise MatchError(msg)
+        finally:
+            actor.reset(token)
+
+    # ------------------------------------------------------------------ use cases
+
+    def create_match(  # noqa: PLR0913
+        self,
+        game: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        *,
+        custody: Mapping[str, str] | None = None,
+        player_keys: Mapping[str, str] | None = None,
+        seed: str | None = None,
+        match_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Create a match; return its id and the host's and players' tokens (shown once).
+
+        :raises RulesError, MatchError: for a bad game, options, players or seed.
+        """
+        if seed is None:
+            seed_bytes = self.random_bytes(SEED_SIZE)
+        else:
+            try:
+                seed_bytes = bytes.fromhex(seed)
+            except (TypeError, ValueError):
+                seed_bytes = b""
+            if len(seed_bytes) != SEED_SIZE:
+                msg = "a seed is 64 hex digits (32 bytes)"
+                raise MatchError(msg)
+        if not isinstance(players, list | tuple):
+            msg = "players is a list of names"
+            raise MatchError(msg)
+        tokens = {role: secrets.token_urlsafe(32) for role in [HOST, *players]}
+        key = UUID(canonical_match_id(match_id)) if match_id else uuid4()
+        token = actor.set(HOST)
+        try:
+            match = Match.create(
+                match_id=key,
+                game=game,
+                options=dict(options or {}),
+                players=list(players),
+                origin=f"{self.settings.origin}/match/{key}",
+                custody=dict(custody or {}),
+                player_keys=dict(player_keys or {}),
+                credentials={role: token_hash(t) for role, t in tokens.items()},
+                seed=seed_bytes,
+                at=self.now(),
+            )
+            self.save(match)
+        finally:
+            actor.reset(token)
+        return {
+            "match_id": str(key),
+            "host_token": tokens[HOST],
+            "player_tokens": {p: tokens[p] for p in players},
+        }
+
+    def role_of(self, match_id: str, token: str) -> str | None:
+        """Which role a token grants in a match (``"host"``, a player id) or ``None``."""
+        try:
+            match = self.get_match(match_id)
+        except NotFound:
+            return None
+        for role in [HOST, *match.players]:
+            if match.check_credential(role, token):
+                return role
+        return None
+
+    def join(self, match_id: str, player: str, entropy: str | None = None) -> bool:
+        """A player takes their seat, optionally adding public entropy."""
+        return self._command(match_id, player, lambda m: m.join(player, entropy, self.now()))
+
+    def open_step(
+        self,
+        match_id: str,
+        *,
+        deadline: str | None = None,
+        seconds: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> int:
+        """The host opens the next step, with a deadline (absolute or in seconds)."""
+        if seconds is not None:
+            deadline = format_time(self.now() + timedelta(seconds=seconds))
+        elif deadline is not None:
+            deadline = format_time(parse_time(deadline))
+        return self._command(
+            match_id, HOST, lambda m: m.open_step(self.now(), deadline=deadline, deal=deal)
+        )
+
+    def submit(
+        self,
+        match_id: str,
+        player: str,
+        payload: Any,
+        *,
+        step: int | None = None,
+        signature: str | None = None,
+    ) -> dict[str, Any]:
+        """A player seals a pick (sealed custody); return the receipt data."""
+        salt = self.random_bytes(32)
+
+        def command(match: Match) -> dict[str, Any]:
+            commitment = match.submit_sealed(
+                player, payload, salt, self.now(), step=step, signature=signature
+            )
+            return {"step": match.step, "player": player, "commitment": commitment}
+
+        return self._command(match_id, player, command)
+
+    def submit_commitment(
+        self,
+        match_id: str,
+        player: str,
+        commitment: str,
+        *,
+        step: int | None = None,
+        signature: str | None = None,
+    ) -> dict[str, Any]:
+        """A self-custody player sends only the commitment."""
+
+        def command(match: Match) -> dict[str, Any]:
+            value = match.submit_commitment(
+                player, commitment, self.now(), step=step, signature=signature
+            )
+            return {"step": match.step, "player": player, "commitment": value}
+
+        return self._command(match_id, player, command)
+
+    def open_commitment(
+        self, match_id: str, player: str, step: int, payload: Any, salt: str
+    ) -> str:
+        """A self-custody player opens a commitment; resolution goes on when all have."""
+
+        def command(match: Match) -> str:
+            match.open_commitment(player, step, payload, salt, self.now())
+            return self._advance(match)
+
+        return self._command(match_id, player, command)
+
+    def seal(self, match_id: str, *, who: str = HOST) -> str:
+        """Seal the open step and carry resolution as far as it goes."""
+
+        def command(match: Match) -> str:
+            match.seal(self.now())
+            return self._advance(match)
+
+        return self._command(match_id, who, command)
+
+    def force_openings(self, match_id: str, *, who: str = HOST) -> str:
+        """Give the default to self-custody players who have not opened, and resolve."""
+        return self._command(match_id, who, lambda m: self._advance(m, openings_due=True))
+
+    def decide(self, match_id: str, player: str, payload: Any) -> str:
+        """A player answers the decision asked of them."""
+
+        def command(match: Match) -> str:
+            match.decide(player, payload, self.now())
+            return self._advance(match)
+
+        return self._command(match_id, player, command)
+
+    def apply_decision_default(self, match_id: str, *, who: str = HOST) -> str:
+        """Apply the default answer to the pending decision now (the host's call)."""
+
+        def command(match: Match) -> str:
+            pending = match.pending_request()
+            if pending is None:
+                msg = "no decision is pending"
+                raise MatchError(msg)
+            match.decide(pending[1].player, None, self.now(), defaulted=True)
+            return self._advance(match)
+
+        return self._command(match_id, who, command)
+
+    def _advance(self, match: Match, *, openings_due: bool = False) -> str:
+        deadline = format_time(self.now() + self.decision_window)
+        return match.advance(self.now(), openings_due=openings_due, decision_deadline=deadline)
+
+    def tick(self) -> list[tuple[str, str]]:
+        """Apply every deadline that has passed; return what was done."""
+        done: list[tuple[str, str]] = []
+        now = self.now()
+        for match_id, kind in self.index.due(now):
+            try:
+                if kind == "seal":
+                    done.append((match_id, self._expire_step(match_id)))
+                elif kind == "decision":
+                    done.append((match_id, self._expire_decision(match_id)))
+            except MatchError:
+                continue  # someone acted first; nothing is due any more
+        return done
+
+    def _expire_step(self, match_id: str) -> str:
+        def command(match: Match) -> str:
+            record = match.current
+            if record is None or record.status != "open" or record.deadline is None:
+                return "nothing due"
+            if parse_time(record.deadline) > self.now():
+                return "not yet"
+            match.seal(self.now())
+            return self._advance(match, openings_due=False)
+
+        return self._command(match_id, SYSTEM, command)
+
+    def _expire_decision(self, match_id: str) -> str:
+        def command(match: Match) -> str:
+            pending = match.pending_request()
+            if pending is None:
+                return "nothing due"
+            _, request, deadline = pending
+            if deadline is not None and parse_time(deadline) > self.now():
+                return "not yet"
+            match.decide(request.player, None, self.now(), defaulted=True)
+            return self._advance(match)
+
+        return self._command(match_id, SYSTEM, command)
+
+    # ------------------------------------------------------------------ queries
+
+    def records(self, match_id: str) -> list[dict[str, Any]]:
+        """The public records of every event of a match, in order."""
+        match = self.get_match(match_id)
+        return [public_record(e) for e in self.events.get(match.id)]
+
+    def public_state(self, match_id: str) -> dict[str, Any]:
+        """The public view of a match's game state now."""
+        return self.get_match(match_id).public_view()
+
+    def private_state(self, match_id: str, player: str) -> dict[str, Any]:
+        """A player's own view (hand, sequence...) and their picks in the current step."""
+        match = self.get_match(match_id)
+        match.check_player(player)
+        record = match.current
+        own: dict[str, Any] = {}
+        if record is not None and player in record.openings:
+            own = {"step": record.number, "pick": record.openings[player]["payload"]}
+        return {"view": match.private_view(player), "current_pick": own}
+
+    def matches(self) -> list[dict[str, Any]]:
+        """The match list."""
+        return self.index.matches()
+
+    def rules_for(self, game: str) -> Any:
+        """The rules module of a game."""
+        return get_rules(game)

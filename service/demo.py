@@ -1,0 +1,31 @@
+"""Demo matches: every recorded scenario in ``fixtures/scenarios`` played into an empty store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from service.simulate import load_scenario, run_scenario
+
+if TYPE_CHECKING:
+    from service.application import DealerRoom
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
+
+
+def demo_scenarios() -> list[Path]:
+    """The scenario files used as demo matches (one complete match of each game)."""
+    return sorted(p for p in FIXTURES.glob("*.json") if "-full" in p.stem or p.stem.startswith("vote"))
+
+
+def load_demo(app: DealerRoom) -> list[str]:
+    """Play the demo scenarios if the store has no match yet; return the new match ids."""
+    if app.matches():
+        return []
+    loaded = []
+    for path in demo_scenarios():
+        lines = run_scenario(app, load_scenario(path))
+        loaded.append(next(lines)["match_id"])
+        for _ in lines:
+            pass
+    return loaded

@@ -1,0 +1,211 @@
+"""Read models maintained from the notification log, with tracking.
+
+``match_index`` holds one row per match (game, players, status, step, last activity and
+the next moment something falls due: a step deadline or a decision deadline). It is
+updated by :meth:`MatchIndex.catch_up`, which reads notifications after the tracked
+position and applies them in one transaction together with the new position, so a crash
+or two workers catching up at once never apply a notification twice.
+
+Only public fields are projected: nothing sealed is ever written here.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from domain.match import Match
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from eventsourcing.persistence import Notification
+    from sqlalchemy.engine import Connection, Engine
+
+    from domain.match import Match as MatchT
+
+BATCH = 500
+
+
+def _tables(schema: str | None) -> tuple[Table, Table]:
+    meta = MetaData(schema=schema)
+    index = Table(
+        "dealerroom_match_index",
+        meta,
+        Column("match_id", String(36), primary_key=True),
+        Column("game", String(40), nullable=False),
+        Column("players", Text, nullable=False),
+        Column("status", String(20), nullable=False),
+        Column("step", Integer, nullable=False),
+        Column("events", Integer, nullable=False),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("last_activity", DateTime(timezone=True), nullable=False),
+        Column("due_at", DateTime(timezone=True), nullable=True, index=True),
+        Column("due_kind", String(20), nullable=True),
+    )
+    tracking = Table(
+        "dealerroom_readmodel_tracking",
+        meta,
+        Column("name", String(40), primary_key=True),
+        Column("position", Integer, nullable=False),
+    )
+    return index, tracking
+
+
+def _parse_deadline(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+class MatchIndex:
+    """The match list and the deadline schedule, projected from the event log."""
+
+    NAME = "match_index"
+
+    def __init__(
+        self,
+        engine: Engine,
+        schema: str | None,
+        select_notifications: Callable[[int, int], Sequence[Notification]],
+        to_event: Callable[[Notification], Any],
+    ) -> None:
+        self.engine = engine
+        self.index, self.tracking = _tables(schema)
+        self._select = select_notifications
+        self._to_event = to_event
+        self.index.metadata.create_all(engine, checkfirst=True)
+        with engine.begin() as conn:
+            found = conn.execute(
+                select(self.tracking.c.position).where(self.tracking.c.name == self.NAME)
+            ).first()
+            if found is None:
+                self._insert_ignore(conn, {"name": self.NAME, "position": 0})
+
+    def _insert_ignore(self, conn: Connection, row: dict[str, Any]) -> None:
+        dialect = self.engine.dialect.name
+        maker = pg_insert if dialect == "postgresql" else sqlite_insert
+        conn.execute(maker(self.tracking).values(**row).on_conflict_do_nothing())
+
+    def position(self) -> int:
+        """The id of the last notification applied."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(self.tracking.c.position).where(self.tracking.c.name == self.NAME)
+                ).scalar_one()
+            )
+
+    def catch_up(self) -> int:
+        """Apply every notification not yet applied; return how many were applied."""
+        applied = 0
+        while True:
+            start = self.position()
+            batch = self._select(start + 1, BATCH)
+            if not batch:
+                return applied
+            with self.engine.begin() as conn:
+                moved = conn.execute(
+                    update(self.tracking)
+                    .where(self.tracking.c.name == self.NAME, self.tracking.c.position == start)
+                    .values(position=batch[-1].id)
+                ).rowcount
+                if moved != 1:  # another worker applied this batch first
+                    conn.rollback()
+                    continue
+                for notification in batch:
+                    if notification.topic.startswith(f"{Match.__module__}:Match."):
+                        self._apply(conn, self._to_event(notification))
+            applied += len(batch)
+
+    def _apply(self, conn: Connection, event: MatchT.Event) -> None:
+        match_id = str(event.originator_id)
+        at = event.timestamp
+        if isinstance(event, Match.MatchCreated):
+            conn.execute(
+                self.index.insert().values(
+                    match_id=match_id,
+                    game=event.game,
+                    players=json.dumps(event.players),
+                    status="created",
+                    step=0,
+                    events=1,
+                    created_at=at,
+                    last_activity=at,
+                    due_at=None,
+                    due_kind=None,
+                )
+            )
+            return
+        values: dict[str, Any] = {"events": event.originator_version, "last_activity": at}
+        if isinstance(event, Match.StepOpened):
+            values |= {
+                "status": "open",
+                "step": event.step,
+                "due_at": _parse_deadline(event.deadline),
+                "due_kind": "seal" if event.deadline else None,
+            }
+        elif isinstance(event, Match.StepSealed):
+            values |= {"status": "sealed", "due_at": None, "due_kind": None}
+        elif isinstance(event, Match.DecisionRequested):
+            values |= {
+                "status": "deciding",
+                "due_at": _parse_deadline(event.deadline),
+                "due_kind": "decision" if event.deadline else None,
+            }
+        elif isinstance(event, Match.DecisionMade):
+            values |= {"status": "sealed", "due_at": None, "due_kind": None}
+        elif isinstance(event, Match.StepResolved):
+            values |= {"status": "resolved", "due_at": None, "due_kind": None}
+        elif isinstance(event, Match.MatchFinished):
+            values |= {"status": "finished", "due_at": None, "due_kind": None}
+        conn.execute(
+            update(self.index).where(self.index.c.match_id == match_id).values(**values)
+        )
+
+    def matches(self, limit: int = 200) -> list[dict[str, Any]]:
+        """The match list, most recent activity first."""
+        self.catch_up()
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(self.index).order_by(self.index.c.last_activity.desc()).limit(limit)
+            ).mappings()
+            return [
+                {
+                    "match_id": r["match_id"],
+                    "game": r["game"],
+                    "players": json.loads(r["players"]),
+                    "status": r["status"],
+                    "step": r["step"],
+                    "events": r["events"],
+                    "created_at": r["created_at"],
+                    "last_activity": r["last_activity"],
+                }
+                for r in rows
+            ]
+
+    def due(self, now: datetime) -> list[tuple[str, str]]:
+        """Matches with a deadline at or before ``now``: (match id, what is due)."""
+        self.catch_up()
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(self.index.c.match_id, self.index.c.due_kind).where(
+                    self.index.c.due_at.is_not(None), self.index.c.due_at <= now
+                )
+            )
+            return [(r[0], r[1]) for r in rows]

@@ -1,0 +1,89 @@
+"""Shared fixtures: one service suite, two backends (embedded SQLite and PostgreSQL).
+
+PostgreSQL tests use ``DEALERROOM_TEST_POSTGRES_URL`` (``.ci/run`` sets it to the machine's
+server); each test gets a schema of its own, dropped afterwards. Without the variable the
+PostgreSQL cases are skipped, except under CI, where that is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from service.application import DealerRoom
+from service.config import Settings
+
+REPO = Path(__file__).resolve().parent.parent
+SCENARIOS = REPO / "fixtures" / "scenarios"
+PG_URL = os.environ.get("DEALERROOM_TEST_POSTGRES_URL")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("CI") and not PG_URL:
+        raise pytest.UsageError("CI must set DEALERROOM_TEST_POSTGRES_URL (see .ci/run)")
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    """A fresh PostgreSQL schema, dropped after the test."""
+    if not PG_URL:
+        pytest.skip("DEALERROOM_TEST_POSTGRES_URL is not set")
+    name = "t_" + uuid.uuid4().hex[:16]
+    engine = create_engine(PG_URL)
+    with engine.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{name}"'))
+    try:
+        yield name
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{name}" CASCADE'))
+        engine.dispose()
+
+
+def settings_for(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+    env = {"DEALERROOM_INSTANCE": str(tmp_path / "instance")}
+    if backend == "postgres":
+        env["DEALERROOM_DATABASE_URL"] = PG_URL or ""
+        env["DEALERROOM_DB_SCHEMA"] = request.getfixturevalue("pg_schema")
+    return Settings.load(env)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each service test runs on both stores."""
+    return str(request.param)
+
+
+@pytest.fixture
+def settings(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+    return settings_for(backend, tmp_path, request)
+
+
+@pytest.fixture
+def service(settings: Settings) -> Iterator[DealerRoom]:
+    app = DealerRoom(settings)
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+@pytest.fixture
+def sqlite_service(tmp_path: Path) -> Iterator[DealerRoom]:
+    app = DealerRoom(Settings.load({"DEALERROOM_INSTANCE": str(tmp_path / "instance")}))
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def expected_lines(path: Path) -> list[dict[str, Any]]:
+    import json
+
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -1,0 +1,66 @@
+"""RULINGS.md section 0: the hidden vote."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.fairrand import Rng
+from domain.rules import UnknownGame, get_rules
+from domain.rules.base import BadOptions, IllegalPick, play_step
+
+RULES = get_rules("vote")
+RNG = Rng(bytes(32), "00000000-0000-4000-8000-000000000000", "step/1")
+
+
+def play(options: dict, players: list[str], submit: dict) -> dict:
+    state = RULES.setup(options, players)
+    return RULES.public_view(play_step(RULES, state, RNG, submit=submit).resolution.state)
+
+
+def test_ruling_candidates_and_voters_default_to_the_players() -> None:
+    state = RULES.setup({}, ["ana", "ben"])
+    assert state["candidates"] == ["ana", "ben"]
+    assert RULES.next_step(state).submitters == ("ana", "ben")
+
+
+def test_ruling_a_vote_for_a_non_candidate_is_rejected_at_submission() -> None:
+    state = RULES.setup({"candidates": ["ana", "ben"]}, ["ana", "ben", "cai"])
+    with pytest.raises(IllegalPick, match="'cai' is not a candidate"):
+        RULES.check_pick(state, "ana", {"vote": "cai"})
+
+
+def test_ruling_all_votes_are_revealed_and_tallied_when_the_step_resolves() -> None:
+    view = play({}, ["ana", "ben", "cai"], {"ana": {"vote": "ben"}, "ben": {"vote": "ben"}, "cai": {"vote": "ana"}})
+    assert view == {"tally": {"ana": 1, "ben": 2, "cai": 0}, "finished": True, "winners": ["ben"]}
+
+
+def test_ruling_a_tie_lists_every_candidate_with_the_most_votes() -> None:
+    view = play({}, ["ana", "ben", "cai"], {"ana": {"vote": "ben"}, "ben": {"vote": "ana"}})
+    assert view["winners"] == ["ana", "ben"]
+
+
+def test_ruling_a_voter_who_submits_nothing_abstains() -> None:
+    view = play({}, ["ana", "ben", "cai"], {"ana": {"vote": "cai"}})
+    assert view["tally"] == {"ana": 0, "ben": 0, "cai": 1}
+
+
+def test_ruling_nobody_voting_leaves_every_candidate_tied() -> None:
+    assert play({}, ["ana", "ben"], {})["winners"] == ["ana", "ben"]
+
+
+def test_ruling_voters_must_be_players_and_unknown_options_are_refused() -> None:
+    with pytest.raises(BadOptions, match="not a player"):
+        RULES.setup({"voters": ["zed"]}, ["ana", "ben"])
+    with pytest.raises(BadOptions, match="unknown"):
+        RULES.normalise_options({"colour": "red"})
+
+
+@pytest.mark.parametrize("payload", [None, [], {"vote": "ana", "x": 1}, {"ballot": "ana"}])
+def test_a_payload_that_is_not_a_vote_is_rejected(payload: object) -> None:
+    with pytest.raises(IllegalPick):
+        RULES.check_pick(RULES.setup({}, ["ana", "ben"]), "ana", payload)
+
+
+def test_an_unknown_game_names_the_games_there_are() -> None:
+    with pytest.raises(UnknownGame, match="six-nimmt"):
+        get_rules("poker")

@@ -1,0 +1,154 @@
+"""The ``dealerroom`` command line, built on Flask's click group.
+
+Every user error exits with status 2 and one line on standard error; nothing is
+half-written (each use case saves atomically or not at all).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from flask import Flask
+from flask.cli import FlaskGroup, with_appcontext
+
+from service.application import DealerRoom, NotFound
+from service.simulate import ScenarioError, load_scenario, run_scenario
+from web import create_app, service
+
+
+class CliError(click.ClickException):
+    """A user error: one line, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        """Print ``dealerroom: error: <message>`` on one line."""
+        click.echo(f"dealerroom: error: {self.format_message()}", err=True, file=file)
+
+
+def _app() -> DealerRoom:
+    return service()
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+@click.command("simulate")
+@click.argument("scenario_file", type=click.Path(dir_okay=False))
+@with_appcontext
+def simulate_command(scenario_file: str) -> None:
+    """Play a scenario through the service; print each step's public state as JSON."""
+    try:
+        scenario = load_scenario(scenario_file)
+        lines = run_scenario(_app(), scenario)
+        first = next(lines)
+        click.echo(f"match {first['match_id']}", err=True)
+        for line in lines:
+            click.echo(_compact(line))
+    except ScenarioError as exc:
+        raise CliError(str(exc)) from None
+
+
+@click.command("matches")
+@with_appcontext
+def matches_command() -> None:
+    """List the matches, most recent activity first."""
+    rows = _app().matches()
+    if not rows:
+        click.echo("no matches")
+        return
+    click.echo(f"{'match id':36}  {'game':15}  {'status':9}  {'step':>4}  {'events':>6}  players")
+    for m in rows:
+        click.echo(
+            f"{m['match_id']:36}  {m['game']:15}  {m['status']:9}  {m['step']:>4}  "
+            f"{m['events']:>6}  {', '.join(m['players'])}"
+        )
+
+
+def describe(record: dict[str, Any]) -> str:
+    """One line saying what a public record says (the timeline's last column)."""
+    data = dict(record["data"])
+    data.pop("actor", None)
+    step = data.pop("step", None)
+    player = data.pop("player", None)
+    parts = []
+    if step is not None:
+        parts.append(f"step {step}")
+    if player is not None:
+        parts.append(player)
+    if "commitment" in data:
+        parts.append(f"commitment {data.pop('commitment')[:16]}…")
+    data.pop("view", None)
+    if data:
+        parts.append(_compact(data))
+    return "  ".join(parts)
+
+
+@click.command("timeline")
+@click.argument("match_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the public records as JSON lines.")
+@with_appcontext
+def timeline_command(match_id: str, as_json: bool) -> None:  # noqa: FBT001
+    """Show a match's log as a readable table."""
+    try:
+        records = _app().records(match_id)
+    except NotFound as exc:
+        raise CliError(str(exc)) from None
+    for record in records:
+        if as_json:
+            click.echo(_compact(record))
+        else:
+            click.echo(
+                f"{record['seq']:>4}  {record['at']}  {record['type']:19}  "
+                f"{record['data'].get('actor', ''):8}  {describe(record)}"
+            )
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@with_appcontext
+def serve_command(host: str, port: int) -> None:
+    """Serve the web front end (demo matches of every game are loaded into an empty store)."""
+    from flask import current_app  # noqa: PLC0415
+
+    from service.demo import load_demo  # noqa: PLC0415
+
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]  # noqa: SLF001
+    loaded = load_demo(_app())
+    if loaded:
+        click.echo(f"loaded {len(loaded)} demo matches", err=True)
+    click.echo(f"dealerroom serving on http://{host}:{port}/", err=True)
+    app.run(host=host, port=port, debug=False, use_reloader=False)
+
+
+COMMANDS = (simulate_command, matches_command, timeline_command, serve_command)
+
+
+cli = FlaskGroup(
+    name="dealerroom",
+    create_app=create_app,
+    add_default_commands=False,
+    add_version_option=False,
+    load_dotenv=False,
+    help="dealerroom: sealed picks committed, revealed, replayed and proven fair.",
+)
+
+
+# The app comes from DEALERROOM_* settings, not from Flask's --app/--env-file/--debug.
+cli.params = [p for p in cli.params if p.name not in {"env_file", "app", "debug"}]
+for _command in COMMANDS:
+    cli.add_command(_command)
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        cli.main(prog_name="dealerroom")
+    except CliError as exc:  # pragma: no cover - click handles it in standalone mode
+        exc.show()
+        sys.exit(2)
