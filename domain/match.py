@@ -54,6 +54,7 @@ from domain.rules.base import (
     State,
 )
 from domain.sealed import Sealed
+from domain.submission_signing import check_submission_signature, public_key_from_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -425,6 +426,11 @@ class Match(Aggregate):
             raise MatchError(msg)
         normalised = rules.normalise_options(dict(options))
         rules.setup(normalised, players)  # validates before anything is recorded
+        for player, key in player_keys.items():
+            if player not in players:
+                msg = f"a key is registered for {player!r}, who is not a player"
+                raise MatchError(msg)
+            public_key_from_text(key)
         custody_map = {p: custody.get(p, SEALED_CUSTODY) for p in players}
         for player, mode in custody_map.items():
             if mode not in CUSTODY_MODES:
@@ -546,6 +552,12 @@ class Match(Aggregate):
             msg = "this commitment was already used in this match; commit with a fresh salt"
             raise CommitmentReused(msg)
 
+    def check_signature(self, record: StepRecord, player: str, commitment: str, sig: Any) -> None:
+        """:raises SignatureError: when ``player`` registered a key and ``sig`` is not theirs."""
+        key = self.player_keys.get(player)
+        if key is not None:
+            check_submission_signature(key, sig, self.match_id, record.number, player, commitment)
+
     # ------------------------------------------------------------------ commands
 
     def join(self, player: str, entropy: str | None, at: datetime) -> bool:
@@ -644,6 +656,7 @@ class Match(Aggregate):
         if earlier is not None and earlier["payload"] == pick:
             return record.commitments[player]
         commitment = commit(self.match_id, record.number, player, pick, salt)
+        self.check_signature(record, player, commitment, signature)
         self.check_unused(commitment)
         self.trigger_event(
             self.SubmissionCommitted,
@@ -679,6 +692,7 @@ class Match(Aggregate):
         commitment = check_commitment_hex(commitment)
         if record.commitments.get(player) == commitment:
             return commitment
+        self.check_signature(record, player, commitment, signature)
         self.check_unused(commitment)
         self.trigger_event(
             self.SubmissionCommitted,

@@ -22,12 +22,13 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 from sqlalchemy.exc import OperationalError as SAOperationalError
 
-from domain.commitment import CommitmentError, canonical_match_id
+from domain.commitment import CommitmentError, canonical_match_id, salt_from_hex
 from domain.fairrand import SEED_SIZE
 from domain.match import Match, MatchError, actor, format_time, public_record, token_hash
 from domain.rules import get_rules
 from service.config import Settings
 from service.readmodel import MatchIndex
+from domain.signed_note import Signer
 from service.sealing import SealedTranscoding
 
 T = TypeVar("T")
@@ -98,7 +99,10 @@ class DealerRoom(Application[UUID]):
             settings.db_schema,
             lambda start, limit: self.recorder.select_notifications(start, limit),
             self.mapper.to_domain_event,
+            Signer(settings.origin.split("/")[0], settings.signing_seed),
+            settings.origin,
         )
+        self.tlog = self.index.log
 
     def close(self) -> None:
         """Close the store and release every pooled connection."""
@@ -250,25 +254,40 @@ class DealerRoom(Application[UUID]):
             match_id, HOST, lambda m: m.open_step(self.now(), deadline=deadline, deal=deal)
         )
 
-    def submit(
+    def submit(  # noqa: PLR0913
         self,
         match_id: str,
         player: str,
         payload: Any,
         *,
         step: int | None = None,
+        salt: str | None = None,
         signature: str | None = None,
     ) -> dict[str, Any]:
-        """A player seals a pick (sealed custody); return the receipt data."""
-        salt = self.random_bytes(32)
+        """A player seals a pick (sealed custody); return the commitment and its receipt.
+
+        ``salt`` (64 hex digits) lets a client compute and sign the commitment itself;
+        otherwise the service draws one.
+        """
+        salt_bytes = self.random_bytes(32) if salt is None else salt_from_hex(salt)
 
         def command(match: Match) -> dict[str, Any]:
             commitment = match.submit_sealed(
-                player, payload, salt, self.now(), step=step, signature=signature
+                player, payload, salt_bytes, self.now(), step=step, signature=signature
             )
             return {"step": match.step, "player": player, "commitment": commitment}
 
-        return self._command(match_id, player, command)
+        return self._with_receipt(match_id, self._command(match_id, player, command))
+
+    def _with_receipt(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
+        """Add the receipt of the commitment's SubmissionCommitted record."""
+        self.index.catch_up()
+        for record in reversed(self.records(match_id)):
+            data = record["data"]
+            if record["type"] == "SubmissionCommitted" and data["commitment"] == result["commitment"]:
+                return {**result, "receipt": self.tlog.receipt(str(UUID(match_id)), record)}
+        msg = "the commitment is not in the log"  # pragma: no cover - just saved
+        raise MatchError(msg)
 
     def submit_commitment(
         self,
@@ -287,7 +306,7 @@ class DealerRoom(Application[UUID]):
             )
             return {"step": match.step, "player": player, "commitment": value}
 
-        return self._command(match_id, player, command)
+        return self._with_receipt(match_id, self._command(match_id, player, command))
 
     def open_commitment(
         self, match_id: str, player: str, step: int, payload: Any, salt: str
@@ -398,6 +417,22 @@ class DealerRoom(Application[UUID]):
         if record is not None and player in record.openings:
             own = {"step": record.number, "pick": record.openings[player]["payload"]}
         return {"view": match.private_view(player), "current_pick": own}
+
+    def checkpoint(self, match_id: str, size: int | None = None) -> dict[str, Any]:
+        """The signed checkpoint of a match's log (latest, or at ``size``)."""
+        key = str(self.get_match(match_id).id)
+        self.index.catch_up()
+        return self.tlog.checkpoint(key, size)
+
+    def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
+        """The latest (or ``new_size``) checkpoint with a proof that it extends ``old_size``."""
+        key = str(self.get_match(match_id).id)
+        self.index.catch_up()
+        return self.tlog.consistency(key, old_size, new_size)
+
+    def public_key(self) -> str:
+        """The verifier key (C2SP vkey text) of every checkpoint this service signs."""
+        return self.tlog.public_key
 
     def matches(self) -> list[dict[str, Any]]:
         """The match list."""

@@ -6,6 +6,9 @@ updated by :meth:`MatchIndex.catch_up`, which reads notifications after the trac
 position and applies them in one transaction together with the new position, so a crash
 or two workers catching up at once never apply a notification twice.
 
+The same transaction appends each event's Merkle leaf and signs the match's checkpoint at
+its new size (:mod:`service.transparency`).
+
 Only public fields are projected: nothing sealed is ever written here.
 """
 
@@ -30,6 +33,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from domain.match import Match
+from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -38,12 +42,12 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
     from domain.match import Match as MatchT
+    from domain.signed_note import Signer
 
 BATCH = 500
 
 
-def _tables(schema: str | None) -> tuple[Table, Table]:
-    meta = MetaData(schema=schema)
+def _tables(meta: MetaData) -> tuple[Table, Table]:
     index = Table(
         "dealerroom_match_index",
         meta,
@@ -84,12 +88,16 @@ class MatchIndex:
         schema: str | None,
         select_notifications: Callable[[int, int], Sequence[Notification]],
         to_event: Callable[[Notification], Any],
+        signer: Signer,
+        origin_prefix: str,
     ) -> None:
         self.engine = engine
-        self.index, self.tracking = _tables(schema)
+        meta = MetaData(schema=schema)
+        self.index, self.tracking = _tables(meta)
+        self.log = TransparencyLog(engine, meta, signer, origin_prefix)
         self._select = select_notifications
         self._to_event = to_event
-        self.index.metadata.create_all(engine, checkfirst=True)
+        meta.create_all(engine, checkfirst=True)
         with engine.begin() as conn:
             found = conn.execute(
                 select(self.tracking.c.position).where(self.tracking.c.name == self.NAME)
@@ -127,10 +135,17 @@ class MatchIndex:
                 ).rowcount
                 if moved != 1:  # another worker applied this batch first
                     conn.rollback()
+                    self.log.forget()
                     continue
-                for notification in batch:
-                    if notification.topic.startswith(f"{Match.__module__}:Match."):
-                        self._apply(conn, self._to_event(notification))
+                try:
+                    for notification in batch:
+                        if notification.topic.startswith(f"{Match.__module__}:Match."):
+                            event = self._to_event(notification)
+                            self._apply(conn, event)
+                            self.log.apply(conn, event)
+                except Exception:
+                    self.log.forget()  # the cached trees may hold leaves now rolled back
+                    raise
             applied += len(batch)
 
     def _apply(self, conn: Connection, event: MatchT.Event) -> None:

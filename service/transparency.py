@@ -1,0 +1,188 @@
+"""Each match is a Merkle log; the service signs a checkpoint after every event.
+
+Maintained from the notification log in the same transaction as the match index
+(:mod:`service.readmodel`): for every match event, its leaf hash
+(``SHA-256(0x00 || JCS(public record))``) is stored, and a C2SP checkpoint of the tree at
+the new size is signed with the host's Ed25519 key and kept, so every earlier checkpoint
+can be served with a consistency proof. Formats: ``docs/protocol-tamper-evidence.md``.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Column, Integer, LargeBinary, MetaData, String, Table, Text, select
+
+from domain.canonical import canonical_json
+from domain.match import Match, public_record
+from domain.merkle import MerkleLog, leaf_hash
+from domain.signed_note import Checkpoint, Signer, sign_checkpoint
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection, Engine
+
+RECEIPT_FORMAT = "dealerroom/receipt/v1"
+
+
+class ProofRequestError(ValueError):
+    """A proof was asked for sizes or an index the log does not have."""
+
+
+def b64(data: bytes) -> str:
+    """Standard base64 text."""
+    return base64.b64encode(data).decode()
+
+
+def tables(meta: MetaData) -> tuple[Table, Table]:
+    """The leaves and checkpoints tables."""
+    leaves = Table(
+        "dealerroom_leaves",
+        meta,
+        Column("match_id", String(36), primary_key=True),
+        Column("seq", Integer, primary_key=True),
+        Column("hash", LargeBinary(32), nullable=False),
+    )
+    checkpoints = Table(
+        "dealerroom_checkpoints",
+        meta,
+        Column("match_id", String(36), primary_key=True),
+        Column("size", Integer, primary_key=True),
+        Column("note", Text, nullable=False),
+    )
+    return leaves, checkpoints
+
+
+class TransparencyLog:
+    """Leaves, signed checkpoints and proofs of every match."""
+
+    def __init__(self, engine: Engine, meta: MetaData, signer: Signer, origin_prefix: str) -> None:
+        self.engine = engine
+        self.leaves, self.checkpoints = tables(meta)
+        self.signer = signer
+        self.origin_prefix = origin_prefix
+        self._logs: dict[str, MerkleLog] = {}
+
+    @property
+    def public_key(self) -> str:
+        """The verifier key text (C2SP vkey) that checks every checkpoint."""
+        return self.signer.verifier().vkey()
+
+    def origin(self, match_id: str) -> str:
+        """The checkpoint origin of a match."""
+        return f"{self.origin_prefix}/match/{match_id}"
+
+    def _log(self, conn: Connection, match_id: str, size: int) -> MerkleLog:
+        log = self._logs.get(match_id)
+        if log is None or log.size != size:
+            hashes = conn.execute(
+                select(self.leaves.c.hash)
+                .where(self.leaves.c.match_id == match_id, self.leaves.c.seq < size)
+                .order_by(self.leaves.c.seq)
+            ).scalars()
+            log = MerkleLog([bytes(h) for h in hashes])
+            if len(self._logs) > 1024:  # noqa: PLR2004 - keep memory bounded
+                self._logs.clear()
+            self._logs[match_id] = log
+        return log
+
+    def apply(self, conn: Connection, event: Match.Event) -> None:
+        """Append the event's leaf and sign the checkpoint at the new size."""
+        match_id = str(event.originator_id)
+        record = public_record(event)
+        seq = record["seq"]
+        log = self._log(conn, match_id, seq)
+        if log.size != seq:  # pragma: no cover - the log is append-only
+            msg = f"leaf {seq} of match {match_id} arrived out of order"
+            raise RuntimeError(msg)
+        digest = leaf_hash(canonical_json(record))
+        conn.execute(self.leaves.insert().values(match_id=match_id, seq=seq, hash=digest))
+        log.append(digest)
+        note = sign_checkpoint(Checkpoint(self.origin(match_id), log.size, log.root()), self.signer)
+        conn.execute(self.checkpoints.insert().values(match_id=match_id, size=log.size, note=note))
+
+    def forget(self) -> None:
+        """Drop cached trees (after a rolled-back transaction)."""
+        self._logs.clear()
+
+    # ------------------------------------------------------------------ queries
+
+    def size(self, match_id: str) -> int:
+        """How many leaves the match's log has."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(self.checkpoints.c.size)
+                .where(self.checkpoints.c.match_id == match_id)
+                .order_by(self.checkpoints.c.size.desc())
+                .limit(1)
+            ).scalar()
+        return int(found or 0)
+
+    def checkpoint(self, match_id: str, size: int | None = None) -> dict[str, Any]:
+        """The signed checkpoint at ``size`` (default: the latest).
+
+        :raises ProofRequestError: for a size the log never had.
+        """
+        size = self.size(match_id) if size is None else size
+        with self.engine.connect() as conn:
+            note = conn.execute(
+                select(self.checkpoints.c.note).where(
+                    self.checkpoints.c.match_id == match_id, self.checkpoints.c.size == size
+                )
+            ).scalar()
+        if note is None:
+            msg = f"match {match_id} has no checkpoint at size {size}"
+            raise ProofRequestError(msg)
+        return {"size": size, "note": note}
+
+    def _hashes(self, match_id: str, size: int) -> list[bytes]:
+        with self.engine.connect() as conn:
+            hashes = [
+                bytes(h)
+                for h in conn.execute(
+                    select(self.leaves.c.hash)
+                    .where(self.leaves.c.match_id == match_id, self.leaves.c.seq < size)
+                    .order_by(self.leaves.c.seq)
+                ).scalars()
+            ]
+        if len(hashes) != size:
+            msg = f"match {match_id} has {len(hashes)} leaves, not {size}"
+            raise ProofRequestError(msg)
+        return hashes
+
+    def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
+        """A later checkpoint and the proof that it extends the one at ``old_size``.
+
+        :raises ProofRequestError: unless ``0 < old_size <= new_size <= size``.
+        """
+        new_size = self.size(match_id) if new_size is None else new_size
+        if not 0 < old_size <= new_size:
+            msg = f"a consistency proof needs 0 < old size <= new size (got {old_size}, {new_size})"
+            raise ProofRequestError(msg)
+        log = MerkleLog(self._hashes(match_id, new_size))
+        return {
+            "format": "dealerroom/consistency/v1",
+            "match_id": match_id,
+            "old_size": old_size,
+            "checkpoint": self.checkpoint(match_id, new_size)["note"],
+            "consistency_proof": [b64(h) for h in log.consistency_proof(old_size, new_size)],
+        }
+
+    def receipt(self, match_id: str, record: dict[str, Any], size: int | None = None) -> dict[str, Any]:
+        """A receipt for one record: its leaf, an inclusion proof and a signed checkpoint."""
+        size = self.size(match_id) if size is None else size
+        if record["seq"] >= size:
+            msg = f"record {record['seq']} is not yet in the log of size {size}"
+            raise ProofRequestError(msg)
+        log = MerkleLog(self._hashes(match_id, size))
+        return {
+            "format": RECEIPT_FORMAT,
+            "match_id": match_id,
+            "origin": self.origin(match_id),
+            "public_key": self.public_key,
+            "record": record,
+            "leaf_index": record["seq"],
+            "tree_size": size,
+            "inclusion_proof": [b64(h) for h in log.inclusion_proof(record["seq"], size)],
+            "checkpoint": self.checkpoint(match_id, size)["note"],
+        }
