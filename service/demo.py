@@ -13,9 +13,19 @@ if TYPE_CHECKING:
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
 
 
+DEMOS = (
+    "vote-basic",
+    "six-nimmt-classic",
+    "six-nimmt-even-odd",
+    "apocalypse-bot-match",
+    "picking-nine-six-bots",
+    "grid-adaptation-ec-vote",
+)
+
+
 def demo_scenarios() -> list[Path]:
-    """The scenario files used as demo matches (one complete match of each game)."""
-    return sorted(p for p in FIXTURES.glob("*.json") if "-full" in p.stem or p.stem.startswith("vote"))
+    """The scenario files used as demo matches (a complete match of every game)."""
+    return [FIXTURES / f"{name}.json" for name in DEMOS]
 
 
 def load_demo(app: DealerRoom) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, jsonify
+from flask import Blueprint, Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from service.application import Forbidden, NotFound
@@ -60,3 +60,18 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         return _error(exc.code or 500, exc.description or exc.name)
+
+
+@bp.get("/key")
+def public_key() -> Any:
+    """The verifier key of every checkpoint this service signs."""
+    return jsonify({"public_key": service().public_key()})
+
+
+@bp.get("/matches/<match_id>/checkpoint")
+def checkpoint(match_id: str) -> Any:
+    """The latest signed checkpoint, or a consistency proof from ``?from=SIZE``."""
+    old = request.args.get("from", type=int)
+    if old is not None:
+        return jsonify(service().consistency(match_id, old))
+    return jsonify(service().checkpoint(match_id))

@@ -1,0 +1,57 @@
+"""The JSON API and pages through Flask's test client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from domain.signed_note import open_checkpoint
+from service.demo import DEMOS, load_demo
+from web import create_app, service
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app({"DEALERROOM_INSTANCE": str(tmp_path / "instance"), "TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def test_the_demo_loads_a_complete_match_of_every_game_once(app: Flask, client: FlaskClient) -> None:
+    assert len(load_demo(service(app))) == len(DEMOS)
+    assert load_demo(service(app)) == []
+    listing = client.get("/api/matches").get_json()
+    assert {m["game"] for m in listing} == {"vote", "six-nimmt", "apocalypse", "picking-nine", "grid-adaptation"}
+    assert all(m["status"] == "finished" for m in listing)
+    page = client.get("/")
+    assert page.status_code == 200 and b"grid-adaptation" in page.data
+    for m in listing:
+        assert client.get(f"/matches/{m['match_id']}").status_code == 200
+
+
+def test_checkpoints_are_served_with_the_key_that_verifies_them(app: Flask, client: FlaskClient) -> None:
+    mid = service(app).create_match("vote", ["ana", "ben"])["match_id"]
+    key = client.get("/api/key").get_json()["public_key"]
+    note = client.get(f"/api/matches/{mid}/checkpoint").get_json()["note"]
+    assert open_checkpoint(note, [key]).size == 2
+    proof = client.get(f"/api/matches/{mid}/checkpoint?from=1").get_json()
+    assert len(proof["consistency_proof"]) == 1
+
+
+@pytest.mark.parametrize("url", ["/api/matches/nope/records", "/api/matches/00000000-0000-4000-8000-000000000000/state"])
+def test_an_unknown_match_is_a_404_with_a_json_message(client: FlaskClient, url: str) -> None:
+    response = client.get(url)
+    assert response.status_code == 404
+    assert "match" in response.get_json()["error"]
+
+
+def test_a_bad_proof_request_is_a_400_with_a_json_message(app: Flask, client: FlaskClient) -> None:
+    mid = service(app).create_match("vote", ["ana", "ben"])["match_id"]
+    response = client.get(f"/api/matches/{mid}/checkpoint?from=9")
+    assert response.status_code == 400 and "size" in response.get_json()["error"]

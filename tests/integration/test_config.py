@@ -1,0 +1,54 @@
+"""Keys come from configuration, or are generated once into the instance folder (mode 0600)."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from service.config import ConfigError, Settings
+
+
+def test_missing_keys_are_generated_once_with_owner_only_permissions(tmp_path: Path) -> None:
+    first = Settings.load({"DEALERROOM_INSTANCE": str(tmp_path)})
+    again = Settings.load({"DEALERROOM_INSTANCE": str(tmp_path)})
+    assert first.sealing_keys == again.sealing_keys and first.signing_seed == again.signing_seed
+    for name in ("sealing.key", "signing.key"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+
+
+def test_configured_keys_win_and_older_sealing_keys_may_follow(tmp_path: Path) -> None:
+    env = {
+        "DEALERROOM_INSTANCE": str(tmp_path),
+        "DEALERROOM_SEALING_KEY": "11" * 32 + "," + "22" * 32,
+        "DEALERROOM_SIGNING_KEY": "33" * 32,
+    }
+    settings = Settings.load(env)
+    assert settings.sealing_keys == (bytes([0x11]) * 32, bytes([0x22]) * 32)
+    assert settings.signing_seed == bytes([0x33]) * 32
+    assert not (tmp_path / "sealing.key").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("DEALERROOM_SEALING_KEY", "abc"), ("DEALERROOM_SIGNING_KEY", "zz" * 32), ("DEALERROOM_DATABASE_URL", "nowhere")],
+)
+def test_a_malformed_setting_is_named(tmp_path: Path, name: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=name):
+        Settings.load({"DEALERROOM_INSTANCE": str(tmp_path), name: value})
+
+
+def test_events_sealed_with_a_rotated_key_still_open(tmp_path: Path) -> None:
+    from service.application import DealerRoom
+
+    old = {"DEALERROOM_INSTANCE": str(tmp_path), "DEALERROOM_SEALING_KEY": "11" * 32}
+    app = DealerRoom(Settings.load(old))
+    mid = app.create_match("vote", ["ana", "ben"])["match_id"]
+    app.open_step(mid)
+    app.submit(mid, "ana", {"vote": "ben"})
+    app.close()
+    rotated = DealerRoom(Settings.load({**old, "DEALERROOM_SEALING_KEY": "22" * 32 + "," + "11" * 32}))
+    assert rotated.seal(mid) == "finished"
+    assert rotated.public_state(mid)["tally"]["ben"] == 1
+    rotated.close()
