@@ -17,12 +17,12 @@ from sqlalchemy import Column, Integer, LargeBinary, MetaData, String, Table, Te
 from domain.canonical import canonical_json
 from domain.match import Match, public_record
 from domain.merkle import MerkleLog, leaf_hash
+from domain.receipt import CONSISTENCY_FORMAT, RECEIPT_FORMAT
 from domain.signed_note import Checkpoint, Signer, sign_checkpoint
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
-RECEIPT_FORMAT = "dealerroom/receipt/v1"
 
 
 class ProofRequestError(ValueError):
@@ -161,7 +161,7 @@ class TransparencyLog:
             raise ProofRequestError(msg)
         log = MerkleLog(self._hashes(match_id, new_size))
         return {
-            "format": "dealerroom/consistency/v1",
+            "format": CONSISTENCY_FORMAT,
             "match_id": match_id,
             "old_size": old_size,
             "checkpoint": self.checkpoint(match_id, new_size)["note"],

@@ -14,6 +14,7 @@ import click
 from flask import Flask
 from flask.cli import FlaskGroup, with_appcontext
 
+from domain.receipt import ReceiptError, verify_receipt
 from service.application import DealerRoom, NotFound
 from service.simulate import ScenarioError, load_scenario, run_scenario
 from web import create_app, service
@@ -126,7 +127,67 @@ def serve_command(host: str, port: int) -> None:
     app.run(host=host, port=port, debug=False, use_reloader=False)
 
 
-COMMANDS = (simulate_command, matches_command, timeline_command, serve_command)
+def _read_json(path: str, what: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as handle:  # noqa: PTH123
+            return json.load(handle)
+    except OSError as exc:
+        msg = f"cannot read {what} {path}: {exc.strerror or exc}"
+        raise CliError(msg) from None
+    except json.JSONDecodeError as exc:
+        msg = f"{what} {path} is not JSON: {exc.msg} at line {exc.lineno}"
+        raise CliError(msg) from None
+
+
+@click.group("receipt")
+def receipt_group() -> None:
+    """Check players' receipts offline."""
+
+
+@receipt_group.command("check")
+@click.argument("receipt_file", type=click.Path(dir_okay=False))
+@click.option("--against", "against", type=click.Path(dir_okay=False), default=None,
+              help="A later checkpoint with its consistency proof (from `dealerroom checkpoint --from`).")
+@click.option("--key", "key", default=None, help="The host's verifier key, obtained out of band.")
+def receipt_check_command(receipt_file: str, against: str | None, key: str | None) -> None:
+    """Verify a receipt: its record is in the signed log (and still in a later checkpoint)."""
+    receipt = _read_json(receipt_file, "receipt")
+    later = _read_json(against, "checkpoint") if against else None
+    try:
+        checked = verify_receipt(receipt, trusted_key=key, later=later)
+    except ReceiptError as exc:
+        raise CliError(str(exc)) from None
+    click.echo(
+        f"ok: {checked.player}'s commitment {checked.commitment[:16]}… for step {checked.step} "
+        f"is leaf {receipt['leaf_index']} of the log of size {checked.tree_size}"
+    )
+    if checked.later_size is not None:
+        click.echo(f"ok: the checkpoint of size {checked.later_size} extends it")
+    if key is None:
+        click.echo("note: checked with the key inside the receipt; pass --key to pin the host's key")
+
+
+@click.command("checkpoint")
+@click.argument("match_id")
+@click.option("--from", "old", type=int, default=None, help="Add a consistency proof from this size.")
+@with_appcontext
+def checkpoint_command(match_id: str, old: int | None) -> None:
+    """Print a match's latest signed checkpoint (as JSON), optionally with a consistency proof."""
+    try:
+        value = _app().consistency(match_id, old) if old else _app().checkpoint(match_id)
+    except (NotFound, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    click.echo(json.dumps({**value, "public_key": _app().public_key()}, indent=1))
+
+
+COMMANDS = (
+    simulate_command,
+    matches_command,
+    timeline_command,
+    serve_command,
+    receipt_group,
+    checkpoint_command,
+)
 
 
 cli = FlaskGroup(
