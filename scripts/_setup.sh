@@ -8,13 +8,16 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 stamp=".venv/.dealerroom-installed"
-want="$(sha256sum pyproject.toml | cut -d' ' -f1)-${1:-run}"
+# One environment serves both commands (the test extras are small), so switching between
+# them never reinstalls.
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || ! grep -qx -- "$want" "$stamp"; then
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null
-  if [ "${1:-run}" = test ]; then
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
-  else
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+  echo "setting up .venv (first run only)..." >&2
+  if ! .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" \
+      > .venv/install.log 2>&1; then
+    cat .venv/install.log >&2
+    echo "setting up .venv failed (log above)" >&2
+    exit 1
   fi
-  echo "$want" >> "$stamp"
+  echo "$want" > "$stamp"
 fi

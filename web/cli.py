@@ -7,12 +7,16 @@ half-written (each use case saves atomically or not at all).
 from __future__ import annotations
 
 import json
+import logging
 import sys
+import threading
+import time
 from typing import Any
 
 import click
 from flask import Flask
 from flask.cli import FlaskGroup, with_appcontext
+from werkzeug.serving import run_simple
 
 from domain.receipt import ReceiptError, verify_receipt
 from service.application import DealerRoom, NotFound
@@ -123,8 +127,26 @@ def serve_command(host: str, port: int) -> None:
     loaded = load_demo(_app())
     if loaded:
         click.echo(f"loaded {len(loaded)} demo matches", err=True)
+    start_ticker(_app())
     click.echo(f"dealerroom serving on http://{host}:{port}/", err=True)
-    app.run(host=host, port=port, debug=False, use_reloader=False)
+    # Flask's app.run() refuses to run inside its own CLI; serve with werkzeug directly.
+    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+
+
+def start_ticker(room: DealerRoom, every: float = 1.0) -> threading.Thread:
+    """Apply passed deadlines in the background, so nobody has to click."""
+
+    def loop() -> None:
+        while True:
+            try:
+                room.tick()
+            except Exception:  # noqa: BLE001 - a failed tick is retried on the next one
+                logging.getLogger("dealerroom.ticker").exception("deadline tick failed")
+            time.sleep(every)
+
+    thread = threading.Thread(target=loop, name="dealerroom-ticker", daemon=True)
+    thread.start()
+    return thread
 
 
 def _read_json(path: str, what: str) -> Any:
