@@ -656,20 +656,8 @@ class Match(Aggregate):
         if earlier is not None and earlier["payload"] == pick:
             return record.commitments[player]
         commitment = commit(self.match_id, record.number, player, pick, salt)
-        self.check_signature(record, player, commitment, signature)
-        self.check_unused(commitment)
-        self.trigger_event(
-            self.SubmissionCommitted,
-            timestamp=at,
-            step=record.number,
-            player=player,
-            commitment=commitment,
-            custody=SEALED_CUSTODY,
-            supersedes=record.commitments.get(player),
-            signature=signature,
-            opening=Sealed({"payload": pick, "salt": salt.hex()}),
-        )
-        return commitment
+        opening = {"payload": pick, "salt": salt.hex()}
+        return self._commit(record, player, commitment, signature, opening, at)
 
     def submit_commitment(
         self,
@@ -692,20 +680,7 @@ class Match(Aggregate):
         commitment = check_commitment_hex(commitment)
         if record.commitments.get(player) == commitment:
             return commitment
-        self.check_signature(record, player, commitment, signature)
-        self.check_unused(commitment)
-        self.trigger_event(
-            self.SubmissionCommitted,
-            timestamp=at,
-            step=record.number,
-            player=player,
-            commitment=commitment,
-            custody=SELF_CUSTODY,
-            supersedes=record.commitments.get(player),
-            signature=signature,
-            opening=Sealed(None),
-        )
-        return commitment
+        return self._commit(record, player, commitment, signature, None, at)
 
     def seal(self, at: datetime) -> None:
         """Close the open step; players who submitted nothing get the default.
@@ -835,6 +810,31 @@ class Match(Aggregate):
         )
 
     # ------------------------------------------------------------------ internals
+
+    def _commit(  # noqa: PLR0913
+        self,
+        record: StepRecord,
+        player: str,
+        commitment: str,
+        signature: str | None,
+        opening: dict[str, Any] | None,
+        at: datetime,
+    ) -> str:
+        """Record a (new or amending) commitment; the opening is sealed with it, if any."""
+        self.check_signature(record, player, commitment, signature)
+        self.check_unused(commitment)
+        self.trigger_event(
+            self.SubmissionCommitted,
+            timestamp=at,
+            step=record.number,
+            player=player,
+            commitment=commitment,
+            custody=self.custody[player],
+            supersedes=record.commitments.get(player),
+            signature=signature,
+            opening=Sealed(opening),
+        )
+        return commitment
 
     def _apply_default(self, record: StepRecord, player: str, reason: str, at: datetime) -> None:
         self.trigger_event(
