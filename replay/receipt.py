@@ -1,0 +1,280 @@
+"""Receipts: a player's proof that their submission is in the match's signed log.
+
+A receipt (``docs/protocol-bundles.md``)::
+
+    {"format": "dealerroom/receipt/v1",
+     "match_id": "<lowercase UUID>",
+     "origin": "<prefix>/match/<match_id>",
+     "public_key": "<verifier key of the log>",
+     "record": <the public record of the SubmissionCommitted event>,
+     "leaf_index": <its 0-based leaf index, equal to record.seq>,
+     "tree_size": <size of the checkpoint below>,
+     "inclusion_proof": [<base64 of each 32-byte hash, lowest level first>],
+     "checkpoint": "<signed checkpoint note at tree_size>"}
+
+Whoever holds a receipt can later ask the log for a newer checkpoint and a consistency
+proof from ``tree_size`` to it, and check with :func:`verify_receipt` (``later=``) that the
+log still contains their submission unchanged. A bundle's verifier also compares every
+receipt with the bundle's own records (:mod:`replay.verify`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from domain.merkle import ProofError, verify_consistency, verify_inclusion
+from domain.signed_note import Checkpoint, NoteError, Signer, Verifier, open_checkpoint
+from replay.bundle import (
+    BundleError,
+    check_record_shape,
+    jcs,
+    merkle_log,
+    record_leaf_hash,
+    sign_checkpoints,
+    split_origin,
+    verifier_key,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from domain.merkle import MerkleLog
+
+RECEIPT_FORMAT = "dealerroom/receipt/v1"
+RECEIPT_KEYS = frozenset({
+    "format", "match_id", "origin", "public_key", "record", "leaf_index", "tree_size",
+    "inclusion_proof", "checkpoint",
+})  # fmt: skip
+LATER_KEYS = frozenset({"checkpoint", "consistency_proof"})
+
+
+class ReceiptError(ValueError):
+    """A receipt that is malformed or does not verify, with the reason."""
+
+
+class VerifiedReceipt(NamedTuple):
+    """What a verified receipt proves: this record is leaf ``leaf_index`` of the signed log."""
+
+    match_id: str
+    leaf_index: int
+    record: dict[str, Any]
+    checkpoint: Checkpoint
+    later: Checkpoint | None
+
+
+def _b64(hashes: Sequence[bytes]) -> list[str]:
+    return [base64.b64encode(h).decode() for h in hashes]
+
+
+def _unb64(values: Any, where: str) -> list[bytes]:
+    if not isinstance(values, list):
+        msg = f"{where} is a list of base64 hashes"
+        raise ReceiptError(msg)
+    out = []
+    for i, value in enumerate(values):
+        try:
+            raw = base64.b64decode(value, validate=True) if isinstance(value, str) else b""
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) != 32:  # noqa: PLR2004 - SHA-256
+            msg = f"{where}[{i}] is not the base64 of a 32-byte hash"
+            raise ReceiptError(msg)
+        out.append(raw)
+    return out
+
+
+def make_receipt(
+    records: Sequence[Mapping[str, Any]],
+    leaf_index: int,
+    signer: Signer,
+    *,
+    tree_size: int | None = None,
+    log: MerkleLog | None = None,
+) -> dict[str, Any]:
+    """Return the receipt of record ``leaf_index`` against a checkpoint signed at ``tree_size``.
+
+    ``tree_size`` defaults to ``leaf_index + 1`` (the log right after the submission);
+    ``log`` may pass the records' :func:`~replay.bundle.merkle_log`.
+
+    :raises ReceiptError: if the index or the size is out of range or the records start
+        without an origin.
+    """
+    size = leaf_index + 1 if tree_size is None else tree_size
+    if not 0 <= leaf_index < size <= len(records):
+        msg = f"no receipt for leaf {leaf_index} at size {size} of a log of {len(records)}"
+        raise ReceiptError(msg)
+    origin = records[0].get("data", {}).get("origin")
+    try:
+        _, match_id = split_origin(origin)
+    except BundleError as exc:
+        raise ReceiptError(str(exc)) from None
+    log = merkle_log(records[:size]) if log is None else log
+    try:
+        note = sign_checkpoints(records[:size], signer, origin, [size], log=log)[0]["note"]
+    except BundleError as exc:
+        raise ReceiptError(str(exc)) from None
+    return {
+        "format": RECEIPT_FORMAT,
+        "match_id": match_id,
+        "origin": origin,
+        "public_key": signer.verifier().vkey(),
+        "record": dict(records[leaf_index]),
+        "leaf_index": leaf_index,
+        "tree_size": size,
+        "inclusion_proof": _b64(log.inclusion_proof(leaf_index, size)),
+        "checkpoint": note,
+    }
+
+
+def extend_receipt(
+    records: Sequence[Mapping[str, Any]],
+    receipt: Mapping[str, Any],
+    signer: Signer,
+    *,
+    new_size: int | None = None,
+) -> dict[str, Any]:
+    """Return the ``later`` object proving the log at ``new_size`` extends the receipt's one.
+
+    ``{"checkpoint": <note signed at new_size>, "consistency_proof": [base64 hashes]}``;
+    ``new_size`` defaults to the whole log.
+
+    :raises ReceiptError: if ``new_size`` is below the receipt's size or beyond the records.
+    """
+    size = len(records) if new_size is None else new_size
+    old = receipt["tree_size"]
+    if not 0 < old <= size <= len(records):
+        msg = f"cannot extend a receipt at size {old} to size {size} of a log of {len(records)}"
+        raise ReceiptError(msg)
+    log = merkle_log(records[:size])
+    note = sign_checkpoints(records[:size], signer, receipt["origin"], [size], log=log)[0]["note"]
+    return {"checkpoint": note, "consistency_proof": _b64(log.consistency_proof(old, size))}
+
+
+def check_receipt_shape(receipt: Any) -> dict[str, Any]:
+    """Return ``receipt`` if it has the receipt's shape.
+
+    :raises ReceiptError: naming the first thing that is wrong.
+    """
+    if not isinstance(receipt, dict) or receipt.keys() != RECEIPT_KEYS:
+        keys = sorted(RECEIPT_KEYS)
+        msg = f"a receipt is an object with exactly the keys {', '.join(keys)}"
+        raise ReceiptError(msg)
+    if receipt["format"] != RECEIPT_FORMAT:
+        msg = f"format is {receipt['format']!r}; this reader knows {RECEIPT_FORMAT!r}"
+        raise ReceiptError(msg)
+    try:
+        _, match_id = split_origin(receipt["origin"])
+        check_record_shape(receipt["record"], "receipt.record")
+    except BundleError as exc:
+        raise ReceiptError(str(exc)) from None
+    if receipt["match_id"] != match_id:
+        msg = f"match_id {receipt['match_id']!r} is not the match of the origin"
+        raise ReceiptError(msg)
+    for name in ("leaf_index", "tree_size"):
+        value = receipt[name]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            msg = f"{name} is a whole number, not {value!r}"
+            raise ReceiptError(msg)
+    if not isinstance(receipt["checkpoint"], str) or not isinstance(receipt["public_key"], str):
+        msg = "checkpoint and public_key are text"
+        raise ReceiptError(msg)
+    return receipt
+
+
+def verify_receipt(
+    receipt: Mapping[str, Any],
+    *,
+    trusted_key: Verifier | str | None = None,
+    later: Mapping[str, Any] | None = None,
+) -> VerifiedReceipt:
+    """Check a receipt; with ``later``, also that a newer checkpoint extends it.
+
+    The checkpoint must be signed by ``trusted_key`` when one is given (a receipt naming
+    another key fails), else by the receipt's own ``public_key``; its origin must be the
+    receipt's; the record's ``seq`` must be ``leaf_index``; the inclusion proof must lead
+    from ``SHA-256(0x00 || JCS(record))`` to the checkpoint's root at ``tree_size``.
+    ``later = {"checkpoint", "consistency_proof"}`` must be signed by the same key and its
+    consistency proof must lead from the receipt's root to the later root.
+
+    :raises ReceiptError: with the reason the receipt does not hold.
+    """
+    check_receipt_shape(receipt)
+    try:
+        own = verifier_key(receipt["public_key"])
+        key = own if trusted_key is None else verifier_key(trusted_key)
+    except BundleError as exc:
+        raise ReceiptError(str(exc)) from None
+    if key != own:
+        msg = f"the receipt names key {own.vkey()}, not the trusted key {key.vkey()}"
+        raise ReceiptError(msg)
+    origin = receipt["origin"]
+    try:
+        checkpoint = open_checkpoint(receipt["checkpoint"], [key], origin)
+    except NoteError as exc:
+        msg = f"the receipt's checkpoint does not verify: {exc}"
+        raise ReceiptError(msg) from None
+    index, size, record = receipt["leaf_index"], receipt["tree_size"], receipt["record"]
+    if checkpoint.size != size:
+        msg = f"the checkpoint is at size {checkpoint.size}, the receipt says {size}"
+        raise ReceiptError(msg)
+    if record["seq"] != index:
+        msg = f"the record has seq {record['seq']} but leaf_index {index}"
+        raise ReceiptError(msg)
+    proof = _unb64(receipt["inclusion_proof"], "inclusion_proof")
+    try:
+        verify_inclusion(record_leaf_hash(record), index, size, proof, checkpoint.root_hash)
+    except (ProofError, ValueError, TypeError) as exc:
+        msg = f"the inclusion proof of leaf {index} at size {size} does not verify: {exc}"
+        raise ReceiptError(msg) from None
+    newer = None if later is None else _verify_later(later, key, origin, checkpoint)
+    return VerifiedReceipt(receipt["match_id"], index, dict(record), checkpoint, newer)
+
+
+def _verify_later(
+    later: Mapping[str, Any], key: Verifier, origin: str, checkpoint: Checkpoint
+) -> Checkpoint:
+    if not isinstance(later, dict) or later.keys() != LATER_KEYS:
+        msg = 'later is {"checkpoint": signed note, "consistency_proof": [base64 hashes]}'
+        raise ReceiptError(msg)
+    if not isinstance(later["checkpoint"], str):
+        msg = "later.checkpoint is the signed note's text"
+        raise ReceiptError(msg)
+    try:
+        newer = open_checkpoint(later["checkpoint"], [key], origin)
+    except NoteError as exc:
+        msg = f"the later checkpoint does not verify: {exc}"
+        raise ReceiptError(msg) from None
+    proof = _unb64(later["consistency_proof"], "later.consistency_proof")
+    try:
+        verify_consistency(
+            checkpoint.size, newer.size, checkpoint.root_hash, newer.root_hash, proof
+        )
+    except ProofError as exc:
+        msg = (
+            f"the log at size {newer.size} does not extend the receipt's checkpoint at size "
+            f"{checkpoint.size}: {exc}"
+        )
+        raise ReceiptError(msg) from None
+    return newer
+
+
+def same_record(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two records have the same canonical bytes (hence the same leaf)."""
+    try:
+        return jcs(a) == jcs(b)
+    except (ValueError, TypeError):
+        return False
+
+
+__all__ = [
+    "RECEIPT_FORMAT",
+    "ReceiptError",
+    "VerifiedReceipt",
+    "check_receipt_shape",
+    "extend_receipt",
+    "make_receipt",
+    "same_record",
+    "verify_receipt",
+]

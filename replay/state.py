@@ -1,0 +1,989 @@
+"""State at any event: replaying a match's public records through its rules.
+
+A match's public log (``docs/PROTOCOL.md`` section 3) says everything needed to rebuild the
+game state, once the sealed parts have been disclosed: ``StepOpened`` carries the public
+deal (``DealRevealed`` the private part, after the match), ``SubmissionRevealed`` and
+``DefaultApplied`` the picks, ``DecisionMade`` the decisions, ``SeedRevealed`` the seed of
+every draw during resolution. :func:`advance` applies one record to a :class:`Frame` (the
+replayed state after some records) and returns the next frame; it never mutates a frame,
+so frames can be kept as snapshots and restored, as python-chess keeps ``_BoardState``.
+
+While a match is under way (or when something was withheld) the rules state may depend on
+something not yet disclosed; from there the frame's ``state`` is ``None``, ``unknown`` says
+why, and the public view is the one the log recorded.
+
+:class:`MatchReplay` is the board: ``push``/``pop``/``peek`` step through the log, ``seek``
+jumps anywhere, ``view_at``/``player_view``/``diff`` read states. It keeps a snapshot every
+``snapshot_every`` records, so reaching any position costs at most that many applications.
+
+The same :func:`advance` drives the offline verifier (:mod:`replay.verify`): given a
+``report`` callback it compares every recorded deal, default, decision request, outcome,
+view and result with the recomputation and reports each difference.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from domain.commitment import CommitmentError, canonical_match_id
+from domain.fairrand import Rng
+from domain.rules import get_rules
+from domain.rules.base import Deal, DecisionRequest, Disclosure, Resolution, Rules
+from replay.bundle import MATCH_PATH
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+
+    from domain.rules.base import Payload, State
+
+DEALS = "deals"
+OUTCOMES = "outcomes"
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class ReplayError(ValueError):
+    """Records that cannot be replayed at all (no ``MatchCreated`` first, unknown game)."""
+
+
+class Reporter(Protocol):
+    """Receives what the replay finds: ``report(check, seq, message, pending=..., unchecked=...)``.
+
+    A finding is a failure, unless ``pending`` (it can be checked once more is disclosed)
+    or ``unchecked`` (the replay stopped at an earlier failure, so this part of the log
+    cannot be checked; that failure is reported on its own).
+    """
+
+    def __call__(
+        self, check: str, seq: int, message: str, *, pending: bool = False, unchecked: bool = False
+    ) -> None:
+        """One finding of ``check`` ("deals" or "outcomes") at record ``seq``."""
+
+
+# ---------------------------------------------------------------------------
+# What the whole log discloses
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Disclosed:
+    """What the log discloses anywhere in it, gathered before replaying.
+
+    ``private_deals`` maps a step to its ``DealRevealed.private``. ``deals_complete`` is true
+    once ``SeedRevealed`` is in the log: every private deal is disclosed before the seed, so
+    a step without ``DealRevealed`` had no private part. ``reveals`` maps ``(step, player)``
+    to the revealed payload. ``finished`` says whether ``MatchFinished`` is in the log: once
+    it is, nothing more will be disclosed, so what is missing is missing for good.
+    """
+
+    seed: bytes | None = None
+    private_deals: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    deals_complete: bool = False
+    reveals: Mapping[tuple[int, str], Any] = field(default_factory=dict)
+    finished: bool = False
+
+    @classmethod
+    def scan(cls, records: Iterable[Mapping[str, Any]]) -> Disclosed:
+        """Gather the disclosures of a log (malformed records are skipped)."""
+        seed: bytes | None = None
+        deals: dict[int, Mapping[str, Any]] = {}
+        reveals: dict[tuple[int, str], Any] = {}
+        complete = finished = False
+        for record in records:
+            kind, data = record.get("type"), record.get("data")
+            if not isinstance(data, dict):
+                continue
+            if kind == "SubmissionRevealed":
+                step, player = data.get("step"), data.get("player")
+                if isinstance(step, int) and isinstance(player, str):
+                    reveals.setdefault((step, player), data.get("payload"))
+            elif kind == "DealRevealed":
+                step, private = data.get("step"), data.get("private")
+                if isinstance(step, int) and isinstance(private, dict):
+                    deals.setdefault(step, private)
+            elif kind == "MatchFinished":
+                finished = True
+            elif kind == "SeedRevealed":
+                complete = True
+                seed = _seed_bytes(data.get("seed"))
+        return cls(seed, deals, complete, reveals, finished)
+
+    def private_deal(self, step: int) -> Mapping[str, Any] | None:
+        """The private part of a step's deal, ``{}`` when it had none, ``None`` if unknown."""
+        if step in self.private_deals:
+            return self.private_deals[step]
+        return _EMPTY if self.deals_complete else None
+
+
+def _seed_bytes(value: Any) -> bytes | None:
+    if not isinstance(value, str) or len(value) != 64:  # noqa: PLR2004 - 32 bytes in hex
+        return None
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class ReplayContext:
+    """What stays fixed while replaying one match: rules, match id, set-up and disclosures."""
+
+    rules: Rules
+    game: str
+    rules_version: str
+    match_id: str
+    options: Mapping[str, Any]
+    players: tuple[str, ...]
+    disclosed: Disclosed
+
+    @classmethod
+    def from_records(cls, records: Sequence[Mapping[str, Any]]) -> ReplayContext:
+        """Read the set-up from the ``MatchCreated`` record and scan the disclosures.
+
+        :raises ReplayError: if the first record is not a usable ``MatchCreated`` or the
+            game is unknown.
+        """
+        if not records or records[0].get("type") != "MatchCreated":
+            msg = "a match log starts with MatchCreated"
+            raise ReplayError(msg)
+        data = records[0].get("data")
+        if not isinstance(data, dict):
+            msg = "MatchCreated has no data"
+            raise ReplayError(msg)
+        game, version = data.get("game"), data.get("rules_version")
+        try:
+            rules = get_rules(game if isinstance(game, str) else "")
+        except ValueError as exc:
+            raise ReplayError(str(exc)) from None
+        origin = data.get("origin")
+        _, sep, match_id = (
+            origin.rpartition(MATCH_PATH) if isinstance(origin, str) else ("", "", "")
+        )
+        try:
+            match_id = canonical_match_id(match_id) if sep else ""
+        except CommitmentError:
+            match_id = ""
+        if not match_id:
+            msg = f"MatchCreated.origin {origin!r} does not end in /match/<match id>"
+            raise ReplayError(msg)
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            msg = "MatchCreated.players is not a list of names"
+            raise ReplayError(msg)
+        options = data.get("options")
+        return cls(
+            rules=rules,
+            game=str(game),
+            rules_version=str(version),
+            match_id=match_id,
+            options=options if isinstance(options, dict) else {},
+            players=tuple(players),
+            disclosed=Disclosed.scan(records),
+        )
+
+    def rng(self, purpose: str, entropy: Mapping[str, str]) -> Rng:
+        """The stream for ``purpose``; one that refuses to draw while the seed is sealed."""
+        seed = self.disclosed.seed
+        if seed is None:
+            return _SealedRng(purpose)
+        return Rng(seed, self.match_id, purpose, dict(entropy))
+
+    @property
+    def expecting_more(self) -> bool:
+        """Whether more disclosure is due (the match has not finished yet)."""
+        return not self.disclosed.finished
+
+
+class _SeedSealed(Exception):  # noqa: N818 - a signal, not an error
+    """A draw was needed while the seed is still sealed."""
+
+
+class _SealedRng(Rng):
+    """An :class:`~domain.fairrand.Rng` stand-in that raises when anything is drawn."""
+
+    def __init__(self, purpose: str) -> None:  # noqa: D107 - no seed to check
+        self.purpose = purpose
+
+    def read(self, n: int) -> bytes:
+        del n
+        raise _SeedSealed(self.purpose)
+
+
+# ---------------------------------------------------------------------------
+# Frames
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StepFrame:
+    """The replay's knowledge of the current step (the public parts of ``StepRecord``)."""
+
+    number: int
+    kind: str
+    submitters: tuple[str, ...]
+    deal_source: str
+    state_at_open: State | None
+    commitments: Mapping[str, str] = field(default_factory=dict)
+    defaults: Mapping[str, Payload] = field(default_factory=dict)
+    requests: tuple[DecisionRequest, ...] = ()
+    decisions: tuple[Payload, ...] = ()
+    resolved: bool = False
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The replayed match after ``position`` records. Never mutated: keep it as a snapshot.
+
+    ``state`` is the whole rules state (``None`` while it depends on something not
+    disclosed, ``unknown`` says what, ``waiting`` whether more disclosure may yet make it
+    known); ``view`` is the public view (the rules' own when the state is known, else the
+    last one the log recorded).
+    """
+
+    position: int = 0
+    state: State | None = None
+    unknown: str | None = "nothing replayed yet"
+    waiting: bool = False
+    view: Mapping[str, Any] = field(default_factory=dict)
+    step: StepFrame | None = None
+    entropy: Mapping[str, str] = field(default_factory=dict)
+    steps_opened: int = 0
+    finished: bool = False
+    result: Mapping[str, Any] | None = None
+    reported: frozenset[str] = field(default=frozenset())
+
+
+def _attempt(fn: Callable[..., Any], *args: Any) -> tuple[Any, str | None]:
+    """Call a rules function on recorded (possibly forged) data; never let it crash us."""
+    try:
+        return fn(*args), None
+    except _SeedSealed:
+        raise
+    except Exception as exc:  # noqa: BLE001 - forged logs may break rules in any way
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _obj(value: Any) -> dict[str, Any]:
+    """A recorded JSON object, or ``{}`` for anything else (forged records may hold anything)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _json(value: Any) -> Any:
+    """The value as the log would hold it (tuples become lists, keys text)."""
+    return json.loads(json.dumps(value))
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _first_difference(old: Any, new: Any) -> str:
+    lines = diff_values(old, new)
+    return lines[0] if lines else "they differ"
+
+
+def scenario_deal(game: str, deal: Deal) -> dict[str, Any] | None:
+    """Return an explicit deal in its scenario shape (the input of ``rules.check_deal``).
+
+    This inverts each game's ``check_deal`` split; ``None`` for a game whose shape this
+    module does not know (then only ``apply_deal`` can judge the deal).
+
+    >>> scenario_deal("picking-nine", Deal(public={"pool": ["B1", "R2"]}))
+    {'pool': ['B1', 'R2']}
+    """
+    public, private = dict(deal.public), dict(deal.private)
+    if game == "six-nimmt":
+        hands = dict(private)
+        if "virtual_hand" in public:
+            hands["virtual"] = public["virtual_hand"]
+        out: dict[str, Any] = {"hands": hands}
+        if "rows" in public:
+            out["rows"] = public["rows"]
+        return out
+    if game == "picking-nine":
+        return {"pool": public.get("pool")}
+    if game == "grid-adaptation":
+        return {
+            "sequences": {
+                p: v.get("sequence") if isinstance(v, dict) else v for p, v in private.items()
+            }
+        }
+    if game in ("vote", "apocalypse"):
+        return {**public, **private}
+    return None
+
+
+def explicit_deal_problem(rules: Rules, game: str, state: State, deal: Deal) -> str | None:
+    """Why an explicit deal could not have been dealt in ``state`` (``None`` if it could).
+
+    The recorded public and private parts are put back into the scenario shape and run
+    through ``rules.check_deal``, which must accept them and split them back into exactly
+    the recorded parts. For a game without a known shape, ``apply_deal`` must accept it.
+    """
+    shape = scenario_deal(game, deal)
+    if shape is None:
+        _, error = _attempt(rules.apply_deal, state, deal)
+        return None if error is None else f"the deal cannot be applied: {error}"
+    checked, error = _attempt(rules.check_deal, state, shape)
+    if error is not None:
+        return f"the rules reject the deal: {error}"
+    if dict(checked.public) != dict(deal.public) or dict(checked.private) != dict(deal.private):
+        return "the deal is not in the form the rules give it"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Applying one record
+# ---------------------------------------------------------------------------
+
+
+def initial_frame() -> Frame:
+    """The frame before any record."""
+    return Frame()
+
+
+def advance(
+    ctx: ReplayContext,
+    frame: Frame,
+    record: Mapping[str, Any],
+    report: Reporter | None = None,
+) -> Frame:
+    """Apply one public record to ``frame`` and return the frame after it.
+
+    With ``report``, every difference between the record and the rules' recomputation is
+    reported under ``"deals"`` or ``"outcomes"`` (``pending=True`` when it can only be
+    checked after more disclosure). Malformed records never raise: they make the state
+    unknown and are reported.
+    """
+    data = record.get("data")
+    seq = frame.position
+    nxt = replace(frame, position=frame.position + 1)
+    handler = _HANDLERS.get(str(record.get("type")))
+    if handler is None or not isinstance(data, dict):
+        return nxt
+    run = _Run(ctx, seq, report)
+    try:
+        out = handler(run, nxt, data)
+    except _SeedSealed:  # pragma: no cover - every draw is guarded where it happens
+        out = nxt
+    except Exception as exc:  # noqa: BLE001 - a forged record of the wrong shape
+        out = run.lose(
+            nxt, OUTCOMES, f"record {seq} cannot be replayed: {type(exc).__name__}: {exc}"
+        )
+    return out
+
+
+@dataclass
+class _Run:
+    """One application of one record: the context, the record's seq and the reporter."""
+
+    ctx: ReplayContext
+    seq: int
+    report: Reporter | None
+
+    @property
+    def rules(self) -> Rules:
+        return self.ctx.rules
+
+    def fail(self, check: str, message: str) -> None:
+        if self.report is not None:
+            self.report(check, self.seq, message)
+
+    def note(
+        self,
+        frame: Frame,
+        check: str,
+        reason: str,
+        *,
+        pending: bool = False,
+        unchecked: bool = False,
+    ) -> Frame:
+        """Report that ``check`` cannot go on from here, once per check."""
+        if check in frame.reported:
+            return frame
+        if self.report is not None:
+            self.report(check, self.seq, reason, pending=pending, unchecked=unchecked)
+        return replace(frame, reported=frame.reported | {check})
+
+    def lose(self, frame: Frame, check: str, reason: str, *, pending: bool = False) -> Frame:
+        """The state is unknown from here: report why (once per check)."""
+        frame = self.note(frame, check, reason, pending=pending)
+        return replace(frame, state=None, unknown=reason, waiting=pending)
+
+    def postpone(self, frame: Frame, check: str, reason: str, *, lose: bool = True) -> Frame:
+        """Something needed is not disclosed: pending while the match runs, else a failure."""
+        pending = self.ctx.expecting_more
+        if lose:
+            return self.lose(frame, check, reason, pending=pending)
+        return self.note(frame, check, reason, pending=pending)
+
+
+def _match_created(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    state, error = _attempt(run.rules.setup, run.ctx.options, list(run.ctx.players))
+    if error is not None:
+        return run.lose(frame, OUTCOMES, f"the rules reject the match set-up: {error}")
+    view, _ = _attempt(run.rules.public_view, state)
+    return replace(frame, state=state, unknown=None, view=_json(view) if view else {})
+
+
+def _player_joined(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    del run
+    player, text = data.get("player"), data.get("entropy")
+    if isinstance(player, str) and isinstance(text, str) and frame.steps_opened == 0:
+        return replace(frame, entropy={**frame.entropy, player: text})
+    return frame
+
+
+def _step_opened(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    number, source = data["step"], data.get("deal_source")
+    public = _obj(data.get("deal"))
+    recorded_view = _obj(data.get("view"))
+    step = StepFrame(
+        number=number,
+        kind=str(data.get("kind")),
+        submitters=tuple(data.get("submitters") or ()),
+        deal_source=str(source),
+        state_at_open=None,
+    )
+    frame = replace(frame, step=step, steps_opened=frame.steps_opened + 1, view=recorded_view)
+    state = frame.state
+    if state is None:
+        if source in ("seed", "explicit"):
+            reason = f"the deals from step {number} on cannot be checked: {frame.unknown}"
+            if frame.waiting:
+                return run.postpone(frame, DEALS, reason, lose=False)
+            return run.note(frame, DEALS, reason, unchecked=True)
+        return frame
+    rules = run.rules
+
+    # The step the rules ask for.
+    spec, error = _attempt(rules.next_step, state)
+    if error is not None:
+        return run.lose(frame, OUTCOMES, f"the rules cannot open step {number}: {error}")
+    if spec is None:
+        return run.lose(
+            frame, OUTCOMES, f"the rules say the match is over, yet step {number} opens"
+        )
+    if (spec.kind, list(spec.submitters)) != (step.kind, list(step.submitters)):
+        run.fail(
+            OUTCOMES,
+            f"step {number} asks {list(step.submitters)} for a {step.kind!r}; the rules ask "
+            f"{list(spec.submitters)} for a {spec.kind!r}",
+        )
+    if spec.needs_deal != (source != "none"):
+        want = "a deal" if spec.needs_deal else "no deal"
+        run.fail(DEALS, f"step {number} has deal_source {source!r}, but the rules need {want}")
+
+    # The deal: recomputed from the seed, or checked as an explicit deal.
+    private = run.ctx.disclosed.private_deal(number)
+    if source == "seed":
+        if run.ctx.disclosed.seed is None:
+            reason = f"step {number} was dealt from the seed, which is not revealed yet"
+            frame = run.postpone(frame, DEALS, reason, lose=False)
+        else:
+            rng = run.ctx.rng(f"deal/{number}", frame.entropy)
+            dealt, error = _attempt(rules.deal, state, rng)
+            if error is not None:
+                run.fail(DEALS, f"the rules cannot deal step {number} from the seed: {error}")
+            elif _json(dealt.public) != public:
+                run.fail(
+                    DEALS,
+                    f"the public deal of step {number} is not the one the seed gives: "
+                    + _first_difference(_json(dealt.public), public),
+                )
+            elif private is not None and _json(dealt.private) != dict(private):
+                run.fail(
+                    DEALS,
+                    f"the private deal of step {number} (DealRevealed) is not the one the seed "
+                    "gives: " + _first_difference(_json(dealt.private), dict(private)),
+                )
+    elif source == "explicit":
+        if private is None:
+            reason = f"the private part of the deal of step {number} is not disclosed yet"
+            frame = run.postpone(frame, DEALS, reason, lose=False)
+        else:
+            problem = explicit_deal_problem(rules, run.ctx.game, state, Deal(public, dict(private)))
+            if problem is not None:
+                run.fail(DEALS, f"the explicit deal of step {number} could not be dealt: {problem}")
+    elif source == "none" and public:
+        run.fail(DEALS, f"step {number} deals nothing but records the deal {_short(public)}")
+    elif source not in ("seed", "explicit", "none"):
+        run.fail(DEALS, f"step {number} has the unknown deal_source {source!r}")
+
+    # Apply the deal as recorded: this is what the aggregate did.
+    if source in ("seed", "explicit"):
+        if private is None:
+            reason = f"the private part of the deal of step {number} is not disclosed yet"
+            return run.postpone(frame, OUTCOMES, reason)
+        state, error = _attempt(rules.apply_deal, state, Deal(public, dict(private)))
+        if error is not None:
+            return run.lose(
+                frame, OUTCOMES, f"the deal of step {number} cannot be applied: {error}"
+            )
+    view, error = _attempt(rules.public_view, state)
+    if error is not None:
+        return run.lose(frame, OUTCOMES, f"no public view after the deal of step {number}: {error}")
+    view = _json(view)
+    if view != recorded_view:
+        run.fail(
+            OUTCOMES,
+            f"StepOpened.view of step {number} is not the public state after the deal: "
+            + _first_difference(view, recorded_view),
+        )
+    return replace(frame, state=state, view=view, step=replace(step, state_at_open=state))
+
+
+def _current(frame: Frame, data: Mapping[str, Any]) -> StepFrame | None:
+    step = frame.step
+    return step if step is not None and step.number == data.get("step") else None
+
+
+def _submission_committed(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    del run
+    step = _current(frame, data)
+    if step is None:
+        return frame
+    commitments = {**step.commitments, data["player"]: data["commitment"]}
+    return replace(frame, step=replace(step, commitments=commitments))
+
+
+def _default_applied(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    step = _current(frame, data)
+    if step is None:
+        return frame
+    player, payload = data["player"], data.get("payload")
+    if step.state_at_open is not None and frame.state is not None:
+        expected, error = _attempt(run.rules.default_pick, step.state_at_open, player)
+        if error is not None:
+            run.fail(
+                OUTCOMES, f"the rules give no default for {player} in step {step.number}: {error}"
+            )
+        elif _json(expected) != payload:
+            run.fail(
+                OUTCOMES,
+                f"the default for {player} in step {step.number} is {_short(expected)}, "
+                f"not {_short(payload)}",
+            )
+    defaults = {**step.defaults, player: _obj(payload)}
+    return replace(frame, step=replace(step, defaults=defaults))
+
+
+def _picks(run: _Run, frame: Frame, step: StepFrame) -> tuple[dict[str, Payload] | None, Frame]:
+    """Every submitter's pick: their default, or their revealed payload."""
+    picks: dict[str, Payload] = {}
+    for player in step.submitters:
+        if player in step.defaults:
+            picks[player] = step.defaults[player]
+            continue
+        revealed = run.ctx.disclosed.reveals.get((step.number, player), _MISSING)
+        if revealed is _MISSING:
+            if player not in step.commitments:
+                reason = f"{player} neither committed nor got a default in step {step.number}"
+                return None, run.lose(frame, OUTCOMES, reason)
+            reason = f"the pick of {player} in step {step.number} is not revealed"
+            if run.rules.disclosure is Disclosure.AT_END and run.ctx.expecting_more:
+                reason += " (this game reveals picks when the match ends)"
+            return None, run.postpone(frame, OUTCOMES, reason)
+        assert step.state_at_open is not None  # noqa: S101 - callers check
+        checked, error = _attempt(run.rules.check_pick, step.state_at_open, player, revealed)
+        if error is not None:
+            run.fail(
+                OUTCOMES, f"the revealed pick of {player} in step {step.number} is illegal: {error}"
+            )
+        elif _json(checked) != revealed:
+            run.fail(
+                OUTCOMES,
+                f"the revealed pick of {player} in step {step.number} is not in normal form "
+                f"({_short(revealed)}, normally {_short(checked)})",
+            )
+        picks[player] = revealed
+    return picks, frame
+
+
+_MISSING = object()
+
+
+def _resolve(
+    run: _Run, frame: Frame, step: StepFrame, decisions: Sequence[Payload]
+) -> tuple[Resolution | DecisionRequest | None, Frame]:
+    """Re-run the step's resolution with ``decisions``; ``None`` when it cannot run."""
+    picks, frame = _picks(run, frame, step)
+    if picks is None:
+        return None, frame
+    rng = run.ctx.rng(f"resolve/{step.number}", frame.entropy)
+    try:
+        outcome, error = _attempt(
+            run.rules.resolve, step.state_at_open, picks, list(decisions), rng
+        )
+    except _SeedSealed:
+        reason = (
+            f"the resolution of step {step.number} draws from the seed, which is not revealed yet"
+        )
+        return None, run.postpone(frame, OUTCOMES, reason)
+    if error is not None:
+        return None, run.lose(
+            frame, OUTCOMES, f"the rules cannot resolve step {step.number}: {error}"
+        )
+    return outcome, frame
+
+
+def _decision_requested(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    step = _current(frame, data)
+    if step is None:
+        return frame
+    recorded = DecisionRequest(
+        player=data["player"], kind=data["kind"], prompt=data["prompt"], default=data["default"]
+    )
+    if frame.state is not None and step.state_at_open is not None:
+        outcome, frame = _resolve(run, frame, step, step.decisions)
+        if isinstance(outcome, Resolution):
+            run.fail(OUTCOMES, f"step {step.number} asks for a decision the rules do not need")
+        elif isinstance(outcome, DecisionRequest) and _json(vars(outcome)) != vars(recorded):
+            run.fail(
+                OUTCOMES,
+                f"decision request {data.get('index')} of step {step.number} is not the one the "
+                "rules make: " + _first_difference(_json(vars(outcome)), vars(recorded)),
+            )
+    return replace(frame, step=replace(step, requests=(*step.requests, recorded)))
+
+
+def _decision_made(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    step = _current(frame, data)
+    if step is None:
+        return frame
+    payload, index = data.get("payload"), len(step.decisions)
+    if frame.state is not None and step.state_at_open is not None and index < len(step.requests):
+        request = step.requests[index]
+        if data.get("defaulted"):
+            if payload != _json(request.default):
+                run.fail(
+                    OUTCOMES,
+                    f"defaulted decision {index} of step {step.number} is {_short(payload)}, "
+                    f"not the default {_short(request.default)}",
+                )
+        else:
+            checked, error = _attempt(
+                run.rules.check_decision, step.state_at_open, request, payload
+            )
+            if error is not None:
+                run.fail(OUTCOMES, f"decision {index} of step {step.number} is not valid: {error}")
+            elif _json(checked) != payload:
+                run.fail(OUTCOMES, f"decision {index} of step {step.number} is not in normal form")
+    return replace(frame, step=replace(step, decisions=(*step.decisions, _obj(payload))))
+
+
+def _step_resolved(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    step = _current(frame, data)
+    recorded_view = _obj(data.get("view"))
+    if step is None:
+        return replace(frame, view=recorded_view)
+    frame = replace(frame, step=replace(step, resolved=True), view=recorded_view)
+    if frame.state is None or step.state_at_open is None:
+        return replace(frame, state=None)
+    outcome, frame = _resolve(run, frame, step, step.decisions)
+    if outcome is None:
+        return frame
+    if isinstance(outcome, DecisionRequest):
+        reason = (
+            f"step {step.number} resolved, but the rules still ask {outcome.player} for a "
+            f"{outcome.kind!r} decision"
+        )
+        return run.lose(frame, OUTCOMES, reason)
+    computed = _json(outcome.outcome)
+    if computed != data.get("outcome"):
+        run.fail(
+            OUTCOMES,
+            f"the outcome of step {step.number} does not follow from its inputs: "
+            + _first_difference(computed, data.get("outcome")),
+        )
+    view, error = _attempt(run.rules.public_view, outcome.state)
+    if error is not None:
+        return run.lose(frame, OUTCOMES, f"no public view after step {step.number}: {error}")
+    view = _json(view)
+    if view != recorded_view:
+        run.fail(
+            OUTCOMES,
+            f"the view after step {step.number} is not the rules' public state: "
+            + _first_difference(view, recorded_view),
+        )
+    return replace(frame, state=outcome.state, view=view)
+
+
+def _match_finished(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    result = data.get("result")
+    if frame.state is not None:
+        finished, error = _attempt(run.rules.is_finished, frame.state)
+        if error is None and not finished:
+            run.fail(OUTCOMES, "MatchFinished, but by the rules the match goes on")
+        expected, error = _attempt(run.rules.result, frame.state)
+        if error is not None:
+            run.fail(OUTCOMES, f"the rules give no result: {error}")
+        elif _json(expected) != result:
+            run.fail(
+                OUTCOMES,
+                "the result is not the one the rules give: "
+                + _first_difference(_json(expected), result),
+            )
+    return replace(frame, finished=True, result=result if isinstance(result, dict) else None)
+
+
+_HANDLERS: dict[str, Callable[[_Run, Frame, Mapping[str, Any]], Frame]] = {
+    "MatchCreated": _match_created,
+    "PlayerJoined": _player_joined,
+    "StepOpened": _step_opened,
+    "SubmissionCommitted": _submission_committed,
+    "DefaultApplied": _default_applied,
+    "DecisionRequested": _decision_requested,
+    "DecisionMade": _decision_made,
+    "StepResolved": _step_resolved,
+    "MatchFinished": _match_finished,
+}
+
+
+def finish(ctx: ReplayContext, frame: Frame, report: Reporter | None = None) -> None:
+    """Report what the end of the log says: a match the rules ended must say so."""
+    if report is None or frame.state is None or frame.finished:
+        return
+    ended, error = _attempt(ctx.rules.is_finished, frame.state)
+    if error is None and ended and (frame.step is None or frame.step.resolved):
+        report(OUTCOMES, frame.position, "by the rules the match is over, but it never finished")
+
+
+# ---------------------------------------------------------------------------
+# Diffs
+# ---------------------------------------------------------------------------
+
+
+def diff_values(old: Any, new: Any, path: str = "") -> list[str]:
+    """Return readable ``"path: old → new"`` lines for what differs between two JSON values.
+
+    Objects are compared key by key and lists of objects or lists element by element when
+    their lengths agree; other lists are shown whole. A missing key shows as ``(none)``.
+
+    >>> diff_values({"points": {"ana": 66}, "rows": [[3], [19]]},
+    ...             {"points": {"ana": 61}, "rows": [[3, 11], [19]]})
+    ['points.ana: 66 → 61', 'rows[0]: [3] → [3, 11]']
+    """
+    if old == new:
+        return []
+    if isinstance(old, dict) and isinstance(new, dict):
+        lines: list[str] = []
+        for key in [*old, *(k for k in new if k not in old)]:
+            sub = f"{path}.{key}" if path else str(key)
+            lines += diff_values(old.get(key, _NONE), new.get(key, _NONE), sub)
+        return lines
+    if (
+        isinstance(old, list)
+        and isinstance(new, list)
+        and len(old) == len(new)
+        and any(isinstance(v, (dict, list)) for v in [*old, *new])
+    ):
+        lines = []
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            lines += diff_values(a, b, f"{path}[{i}]")
+        return lines
+    return [f"{path or '(the whole value)'}: {_shown(old)} → {_shown(new)}"]
+
+
+class _None:
+    def __repr__(self) -> str:
+        return "(none)"
+
+
+_NONE = _None()
+
+
+def _shown(value: Any) -> str:
+    if value is _NONE:
+        return "(none)"
+    return json.dumps(value, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------
+# The board
+# ---------------------------------------------------------------------------
+
+
+class MatchReplay:
+    """A match's public log as a board you can step through, like python-chess's ``Board``.
+
+    ``position`` is how many records have been applied (0 to ``len(records)``);
+    :meth:`push` applies the next record, :meth:`pop` takes the last one back, :meth:`peek`
+    shows it. ``applied`` is the move stack. A snapshot every ``snapshot_every`` records
+    (taken in one pass when the replay is built) bounds the cost of :meth:`seek` and of
+    reading any other position.
+
+    >>> from replay.bundle import play_scenario
+    >>> from datetime import datetime, UTC
+    >>> from uuid import UUID
+    >>> scenario = {"game": "vote", "players": ["ana", "ben"], "seed": "00" * 32,
+    ...             "steps": [{"submit": {"ana": {"vote": "ben"}, "ben": {"vote": "ben"}}}]}
+    >>> played = play_scenario(scenario, match_id=UUID(int=1),
+    ...                        start_time=datetime(2026, 1, 1, tzinfo=UTC))
+    >>> board = MatchReplay(played.records)
+    >>> board.seek(len(board))
+    >>> board.view()["winners"]
+    ['ben']
+    >>> board.pop()["type"]
+    'SeedRevealed'
+    >>> board.diff(2, 8)
+    ['tally.ben: 0 → 2', 'finished: false → true', 'winners: [] → ["ben"]']
+    """
+
+    def __init__(self, records: Sequence[Mapping[str, Any]], *, snapshot_every: int = 64) -> None:
+        if snapshot_every < 1:
+            msg = "snapshot_every is at least 1"
+            raise ValueError(msg)
+        self.records: tuple[Mapping[str, Any], ...] = tuple(records)
+        self.context = ReplayContext.from_records(self.records)
+        self.snapshot_every = snapshot_every
+        self._snapshots: list[Frame] = []
+        frame = initial_frame()
+        for i, record in enumerate(self.records):
+            if i % snapshot_every == 0:
+                self._snapshots.append(frame)
+            frame = advance(self.context, frame, record)
+        if len(self.records) % snapshot_every == 0:
+            self._snapshots.append(frame)
+        self.frame = initial_frame()
+        self._stack: list[Frame] = []
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __repr__(self) -> str:
+        where = f"{self.position}/{len(self)}"
+        return f"<MatchReplay {self.context.game} {self.context.match_id} at {where}>"
+
+    # -- Stepping -----------------------------------------------------------------------
+
+    @property
+    def position(self) -> int:
+        """How many records have been applied."""
+        return self.frame.position
+
+    @property
+    def applied(self) -> list[Mapping[str, Any]]:
+        """The records applied so far, oldest first (the move stack)."""
+        return list(self.records[: self.position])
+
+    def push(self) -> Mapping[str, Any]:
+        """Apply the next record and return it.
+
+        :raises IndexError: at the end of the log.
+        """
+        if self.position >= len(self.records):
+            msg = "the whole log has been applied"
+            raise IndexError(msg)
+        record = self.records[self.position]
+        self._stack.append(self.frame)
+        self.frame = advance(self.context, self.frame, record)
+        return record
+
+    def pop(self) -> Mapping[str, Any]:
+        """Take back the last record applied and return it.
+
+        :raises IndexError: at the start of the log.
+        """
+        if self.position == 0:
+            msg = "no record has been applied"
+            raise IndexError(msg)
+        record = self.records[self.position - 1]
+        self.frame = self._stack.pop() if self._stack else self.frame_at(self.position - 1)
+        return record
+
+    def peek(self) -> Mapping[str, Any]:
+        """Return the last record applied.
+
+        :raises IndexError: at the start of the log.
+        """
+        if self.position == 0:
+            msg = "no record has been applied"
+            raise IndexError(msg)
+        return self.records[self.position - 1]
+
+    def seek(self, position: int) -> None:
+        """Go to ``position`` (records applied), from the nearest snapshot.
+
+        :raises IndexError: outside ``0..len(records)``.
+        """
+        self.frame = self.frame_at(position)
+        self._stack.clear()
+
+    def copy(self, *, stack: bool = True) -> MatchReplay:
+        """Return a board at the same position (sharing the log and its snapshots)."""
+        board = object.__new__(MatchReplay)
+        board.records, board.context = self.records, self.context
+        board.snapshot_every, board._snapshots = self.snapshot_every, self._snapshots
+        board.frame = self.frame
+        board._stack = list(self._stack) if stack else []
+        return board
+
+    # -- Reading ------------------------------------------------------------------------
+
+    def frame_at(self, position: int) -> Frame:
+        """Return the frame after ``position`` records, from the nearest snapshot.
+
+        :raises IndexError: outside ``0..len(records)``.
+        """
+        if not 0 <= position <= len(self.records):
+            msg = f"position {position} is outside 0..{len(self.records)}"
+            raise IndexError(msg)
+        frame = self._snapshots[position // self.snapshot_every]
+        for record in self.records[frame.position : position]:
+            frame = advance(self.context, frame, record)
+        return frame
+
+    def at(self, seq: int) -> Frame:
+        """Return the frame just after record ``seq``."""
+        return self.frame_at(seq + 1)
+
+    def state(self) -> State | None:
+        """A copy of the whole rules state now (``None`` while not disclosed)."""
+        return copy.deepcopy(self.frame.state)
+
+    def view(self) -> dict[str, Any]:
+        """The public view now."""
+        return copy.deepcopy(dict(self.frame.view))
+
+    def view_at(self, seq: int) -> dict[str, Any]:
+        """The public view just after record ``seq``."""
+        return copy.deepcopy(dict(self.at(seq).view))
+
+    def player_view(self, player: str, seq: int | None = None) -> dict[str, Any] | None:
+        """What ``player`` alone saw (hand, sequence), once disclosed; ``None`` before that.
+
+        ``seq`` defaults to the current position.
+        """
+        frame = self.frame if seq is None else self.at(seq)
+        if frame.state is None:
+            return None
+        view, _ = _attempt(self.context.rules.private_view, frame.state, player)
+        return copy.deepcopy(view) if isinstance(view, dict) else None
+
+    def diff(self, a_seq: int, b_seq: int) -> list[str]:
+        """Readable ``"path: old → new"`` lines between the public views after two records."""
+        return diff_values(dict(self.at(a_seq).view), dict(self.at(b_seq).view))
+
+
+__all__ = [
+    "DEALS",
+    "OUTCOMES",
+    "Disclosed",
+    "Frame",
+    "MatchReplay",
+    "ReplayContext",
+    "ReplayError",
+    "Reporter",
+    "StepFrame",
+    "advance",
+    "diff_values",
+    "explicit_deal_problem",
+    "finish",
+    "initial_frame",
+    "scenario_deal",
+]
