@@ -313,7 +313,7 @@ class BundleVerifier(Visitor[Verdict]):
         self.done = 0
         self.total = 0
         self._parts: list[_Part] = []
-        self._log_part: _LogPart | None = None
+        self._visits: list[Callable[[Mapping[str, Any]], None]] = []
         self.merkle: _MerklePart | None = None
 
     def begin(self, header: Mapping[str, Any]) -> None:
@@ -327,8 +327,7 @@ class BundleVerifier(Visitor[Verdict]):
             self.merkle = _MerklePart(self, header)
             self._parts.append(self.merkle)
         if want & {"structure", "commitments", "seed", "signatures"}:
-            self._log_part = _LogPart(self, header)
-            self._parts.append(self._log_part)
+            self._parts.append(_LogPart(self, header))
         if "signature" in want:
             _check_signatures(self, header)
         replaying = bool(want & {DEALS, OUTCOMES})
