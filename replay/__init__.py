@@ -12,44 +12,44 @@ can be checked without the database, the service, the web or a network.
 
 from __future__ import annotations
 
-from replay.bundle import (
-    BundleError,
-    build_bundle,
-    dump_bundle,
-    export_bundle,
-    load_bundle,
-    play_scenario,
-    play_scenario_records,
-    sign_checkpoints,
-)
-from replay.receipt import ReceiptError, extend_receipt, make_receipt, verify_receipt
-from replay.state import MatchReplay, ReplayError, diff_values
-from replay.verify import BundleVerifier, Check, Verdict, Visitor, verify_bundle, walk
-from replay.whatif import WhatIf, WhatIfError, what_if
+import importlib
+from typing import Any
 
-__all__ = [
-    "BundleError",
-    "BundleVerifier",
-    "Check",
-    "MatchReplay",
-    "ReceiptError",
-    "ReplayError",
-    "Verdict",
-    "Visitor",
-    "WhatIf",
-    "WhatIfError",
-    "build_bundle",
-    "diff_values",
-    "dump_bundle",
-    "export_bundle",
-    "extend_receipt",
-    "load_bundle",
-    "make_receipt",
-    "play_scenario",
-    "play_scenario_records",
-    "sign_checkpoints",
-    "verify_bundle",
-    "verify_receipt",
-    "walk",
-    "what_if",
-]
+# Names are imported on first use, so that ``python -m replay.verify`` runs the module once.
+_EXPORTS = {
+    "BundleError": "replay.bundle",
+    "build_bundle": "replay.bundle",
+    "dump_bundle": "replay.bundle",
+    "export_bundle": "replay.bundle",
+    "load_bundle": "replay.bundle",
+    "play_scenario": "replay.bundle",
+    "play_scenario_records": "replay.bundle",
+    "sign_checkpoints": "replay.bundle",
+    "ReceiptError": "replay.receipt",
+    "extend_receipt": "replay.receipt",
+    "make_receipt": "replay.receipt",
+    "verify_receipt": "replay.receipt",
+    "MatchReplay": "replay.state",
+    "ReplayError": "replay.state",
+    "diff_values": "replay.state",
+    "BundleVerifier": "replay.verify",
+    "Check": "replay.verify",
+    "Verdict": "replay.verify",
+    "Visitor": "replay.verify",
+    "verify_bundle": "replay.verify",
+    "walk": "replay.verify",
+    "WhatIf": "replay.whatif",
+    "WhatIfError": "replay.whatif",
+    "what_if": "replay.whatif",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        msg = f"module 'replay' has no attribute {name!r}"
+        raise AttributeError(msg)
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ = sorted(_EXPORTS)
