@@ -202,6 +202,28 @@ def checkpoint_command(match_id: str, old: int | None) -> None:
     click.echo(json.dumps({**value, "public_key": _app().public_key()}, indent=1))
 
 
+@click.command("verify", context_settings={"ignore_unknown_options": True})
+@click.argument("bundle_file", type=click.Path(dir_okay=False))
+@click.option("--trusted-key", default=None, help="The host's verifier key, pinned out of band.")
+@click.option("--receipt", "receipts", multiple=True, type=click.Path(dir_okay=False),
+              help="A player's receipt to check against the bundle (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+def verify_command(
+    bundle_file: str, trusted_key: str | None, receipts: tuple[str, ...], as_json: bool  # noqa: FBT001
+) -> None:
+    """Verify a match bundle offline (no database, no network): exit 0 only if every check passes."""
+    from replay.verify import main as verify_main  # noqa: PLC0415 - keeps the CLI start light
+
+    args = [bundle_file]
+    if trusted_key:
+        args += ["--trusted-key", trusted_key]
+    for receipt in receipts:
+        args += ["--receipt", receipt]
+    if as_json:
+        args.append("--json")
+    sys.exit(verify_main(args))
+
+
 COMMANDS = (
     simulate_command,
     matches_command,
@@ -209,6 +231,7 @@ COMMANDS = (
     serve_command,
     receipt_group,
     checkpoint_command,
+    verify_command,
 )
 
 

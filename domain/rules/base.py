@@ -21,10 +21,10 @@ same thing without events):
    with that decision appended to ``decisions``) or a :class:`Resolution` with the new
    state and a public ``outcome`` (the machine-readable account of the step).
 
-Randomness during a step (deals, reshuffles, tie-break draws) comes from one
-:class:`~domain.fairrand.Rng` per step, purpose ``"step/<n>"``; the deal draws first and
-resolution continues the same stream, so a verifier holding the revealed seed recomputes
-everything.
+Randomness during a step comes from two :class:`~domain.fairrand.Rng` streams: purpose
+``"deal/<n>"`` for the deal and ``"resolve/<n>"`` for draws during resolution (a fresh
+stream each time resolution re-runs after a decision), so a verifier holding the revealed
+seed recomputes everything.
 """
 
 from __future__ import annotations
