@@ -29,10 +29,12 @@ Only :mod:`hashlib` is used.
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from domain.canonical import canonical_json
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
 HASH_SIZE = 32
 EMPTY_ROOT = hashlib.sha256(b"").digest()
@@ -57,6 +59,17 @@ def leaf_hash(data: bytes) -> bytes:
     '6e340b9cffb37a98'
     """
     return hashlib.sha256(_LEAF_PREFIX + data).digest()
+
+
+def record_leaf_hash(record: Mapping[str, Any]) -> bytes:
+    """Return the leaf hash of a match event's public record: ``SHA-256(0x00 || JCS(record))``.
+
+    :raises ValueError, TypeError: for a record JSON cannot hold.
+
+    >>> record_leaf_hash({"seq": 0, "type": "T", "at": "t", "data": {}}).hex()[:16]
+    'e19579717a959cec'
+    """
+    return leaf_hash(canonical_json(record))
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:

@@ -21,8 +21,7 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
-from domain.canonical import canonical_json
-from domain.merkle import ProofError, leaf_hash, verify_consistency, verify_inclusion
+from domain.merkle import ProofError, record_leaf_hash, verify_consistency, verify_inclusion
 from domain.signed_note import Checkpoint, NoteError, open_checkpoint
 
 RECEIPT_FORMAT = "dealerroom/receipt/v1"
@@ -100,7 +99,7 @@ def verify_receipt(
         raise ReceiptError(msg)
     try:
         verify_inclusion(
-            leaf_hash(canonical_json(record)),
+            record_leaf_hash(record),
             index,
             size,
             _hashes(receipt["inclusion_proof"], "inclusion_proof"),

@@ -28,7 +28,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -37,7 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 from domain.canonical import canonical_json
 from domain.commitment import CommitmentError, canonical_match_id, commit
 from domain.match import Match, actor, format_time, public_record
-from domain.merkle import MerkleLog, leaf_hash
+from domain.merkle import MerkleLog, record_leaf_hash
 from domain.rules import get_rules
 from domain.signed_note import Checkpoint, NoteError, Signer, Verifier, sign_checkpoint
 
@@ -70,57 +69,10 @@ class BundleError(ValueError):
 
 
 # ---------------------------------------------------------------------------
-# Canonical bytes, fast
+# Canonical bytes and leaves (defined in ``domain``; re-exported for readers of bundles)
 # ---------------------------------------------------------------------------
 
-_ENCODE = json.JSONEncoder(
-    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-).encode
-# Python writes every float with a "." or an "e+"/"e-" exponent, and a number ends at ",",
-# "]", "}" or the end of the text; a match inside a string is a false alarm that only sends
-# the value down the slow exact path. Both patterns start with a literal, which keeps the
-# scan cheap.
-_FRACTION = re.compile(r"\.\d+(?:e|[,\]}]|\Z)")
-_EXPONENT = re.compile(r"e[+-]\d+(?:[,\]}]|\Z)")
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
-
-def jcs(value: Any) -> bytes:
-    """Return the RFC 8785 canonical JSON bytes of ``value`` (``domain.canonical``, but fast).
-
-    For JSON made of objects, arrays, strings, booleans, null and integers with no character
-    beyond U+FFFF, RFC 8785 and Python's sorted compact ``json`` output are the same bytes,
-    and the latter is four times faster; values with floats or astral characters go through
-    ``rfc8785``. Integers must be I-JSON integers (within 2**53), as RFC 8785 requires;
-    larger ones are written with all their digits where ``rfc8785`` would refuse them.
-
-    :raises ValueError, TypeError: for values JSON cannot hold.
-
-    >>> jcs({"b": 1, "a": [True, None, "é"]}) == canonical_json({"b": 1, "a": [True, None, "é"]})
-    True
-    >>> jcs({"x": 1.0, "y": 1e16})
-    b'{"x":1,"y":10000000000000000}'
-    """
-    try:
-        text = _ENCODE(value)
-    except (ValueError, TypeError):
-        return canonical_json(value)
-    if (
-        _FRACTION.search(text)
-        or _EXPONENT.search(text)
-        or (not text.isascii() and _ASTRAL.search(text))
-    ):
-        return canonical_json(value)
-    return text.encode()
-
-
-def record_leaf_hash(record: Mapping[str, Any]) -> bytes:
-    """Return the Merkle leaf hash of a public record: ``SHA-256(0x00 || JCS(record))``.
-
-    >>> record_leaf_hash({"seq": 0, "type": "T", "at": "t", "data": {}}).hex()[:16]
-    'e19579717a959cec'
-    """
-    return leaf_hash(jcs(record))
+jcs = canonical_json
 
 
 def merkle_log(records: Sequence[Mapping[str, Any]]) -> MerkleLog:
@@ -128,7 +80,7 @@ def merkle_log(records: Sequence[Mapping[str, Any]]) -> MerkleLog:
     log = MerkleLog()
     append = log.append
     for record in records:
-        append(leaf_hash(jcs(record)))
+        append(record_leaf_hash(record))
     return log
 
 

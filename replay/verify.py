@@ -55,24 +55,19 @@ import re
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from hashlib import sha256
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from domain.commitment import CommitmentError, commit, salt_from_hex
 from domain.fairrand import seed_hash
-from domain.merkle import EMPTY_ROOT, MerkleLog
+from domain.merkle import EMPTY_ROOT, MerkleLog, leaf_hash, record_leaf_hash
 from domain.rules import get_rules
 from domain.rules.base import Disclosure
 from domain.signed_note import NoteError, Verifier, open_checkpoint
 from replay.bundle import (
-    _ENCODE,
-    _EXPONENT,
-    _FRACTION,
     BundleError,
     check_bundle,
     check_submission_signature,
-    jcs,
     load_bundle,
     split_origin,
     verifier_key,
@@ -500,18 +495,12 @@ class _MerklePart(_Part):
     def visit(self, record: Mapping[str, Any]) -> None:
         log = self.log
         index = len(log)
-        # jcs() inlined: this loop is the hot path of verification.
         try:
-            text = _ENCODE(record)
-            plain = text.isascii() and not (_FRACTION.search(text) or _EXPONENT.search(text))
-            leaf = text.encode() if plain else jcs(record)
+            leaf = record_leaf_hash(record)
         except (ValueError, TypeError):
-            try:
-                leaf = jcs(record)
-            except (ValueError, TypeError):
-                leaf = repr(record).encode()
-                self.v.fail("merkle", index, f"record {index} cannot be put in canonical JSON")
-        log.append(sha256(b"\x00" + leaf).digest())
+            leaf = leaf_hash(repr(record).encode())
+            self.v.fail("merkle", index, f"record {index} cannot be put in canonical JSON")
+        log.append(leaf)
         if record.get("seq") != index and self.misplaced is None:
             self.misplaced = (index, record.get("seq"))
         size = index + 1
@@ -1222,7 +1211,7 @@ def _check_receipts(v: BundleVerifier) -> None:
             )
             continue
         failures = len(bad)
-        if log.leaf_hash(index) == sha256(b"\x00" + jcs(ok.record)).digest():
+        if log.leaf_hash(index) == record_leaf_hash(ok.record):
             good.append((index, index + 1))
         else:
             bad.append(

@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, Integer, LargeBinary, MetaData, String, Table, Text, select
 
-from domain.canonical import canonical_json
 from domain.match import Match, public_record
-from domain.merkle import MerkleLog, leaf_hash
+from domain.merkle import MerkleLog, record_leaf_hash
 from domain.receipt import CONSISTENCY_FORMAT, RECEIPT_FORMAT
 from domain.signed_note import Checkpoint, Signer, sign_checkpoint
 
@@ -95,7 +94,7 @@ class TransparencyLog:
         if log.size != seq:  # pragma: no cover - the log is append-only
             msg = f"leaf {seq} of match {match_id} arrived out of order"
             raise RuntimeError(msg)
-        digest = leaf_hash(canonical_json(record))
+        digest = record_leaf_hash(record)
         conn.execute(self.leaves.insert().values(match_id=match_id, seq=seq, hash=digest))
         log.append(digest)
         note = sign_checkpoint(Checkpoint(self.origin(match_id), log.size, log.root()), self.signer)
