@@ -7,7 +7,8 @@ submission::
      "record": <public record of the SubmissionCommitted event>,
      "leaf_index", "tree_size", "inclusion_proof": [base64 hashes], "checkpoint": <signed note>}
 
-Checking it needs no database and no network: the leaf hash of the record must lead,
+This module holds the one implementation of each check (``replay.receipt`` adds the
+bundle verifier's stricter shape rules on top). Checking needs no database and no network: the leaf hash of the record must lead,
 through the inclusion proof, to the root of the checkpoint, whose signature must verify
 with the host key. A *later* checkpoint (``dealerroom/consistency/v1``: ``{"old_size",
 "checkpoint", "consistency_proof"}``) is proven to extend the receipt's checkpoint, so the
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.merkle import ProofError, record_leaf_hash, verify_consistency, verify_inclusion
-from domain.signed_note import Checkpoint, NoteError, open_checkpoint
+from domain.signed_note import Checkpoint, NoteError, Verifier, open_checkpoint
 
 RECEIPT_FORMAT = "dealerroom/receipt/v1"
 CONSISTENCY_FORMAT = "dealerroom/consistency/v1"
@@ -44,26 +45,81 @@ class ReceiptCheck:
     later_size: int | None
 
 
-def _hashes(values: Any, what: str) -> list[bytes]:
+def decode_hashes(values: Any, where: str) -> list[bytes]:
+    """Decode a list of base64 SHA-256 hashes.
+
+    :raises ReceiptError: naming the first entry that is not one.
+    """
     if not isinstance(values, list):
-        msg = f"{what} is a list of base64 hashes"
+        msg = f"{where} is a list of base64 hashes"
         raise ReceiptError(msg)
-    try:
-        return [base64.b64decode(v, validate=True) for v in values]
-    except (binascii.Error, TypeError, ValueError):
-        msg = f"{what} holds something that is not base64"
-        raise ReceiptError(msg) from None
+    out = []
+    for i, value in enumerate(values):
+        try:
+            raw = base64.b64decode(value, validate=True) if isinstance(value, str) else b""
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) != 32:  # noqa: PLR2004 - SHA-256
+            msg = f"{where}[{i}] is not the base64 of a 32-byte hash"
+            raise ReceiptError(msg)
+        out.append(raw)
+    return out
 
 
-def _open(note: Any, keys: list[str], origin: str) -> Checkpoint:
+def open_signed_checkpoint(
+    note: Any, key: Verifier | str, origin: str, what: str = "the receipt's checkpoint"
+) -> Checkpoint:
+    """Open a checkpoint note signed by ``key`` for ``origin``.
+
+    :raises ReceiptError: when it is not text or does not verify.
+    """
     if not isinstance(note, str):
-        msg = "a checkpoint is a signed note (text)"
+        msg = f"{what} is a signed note (text)"
         raise ReceiptError(msg)
     try:
-        return open_checkpoint(note, keys, origin=origin)
+        return open_checkpoint(note, [key], origin=origin)
     except NoteError as exc:
-        msg = f"the checkpoint does not verify: {exc}"
+        msg = f"{what} does not verify: {exc}"
         raise ReceiptError(msg) from None
+
+
+def check_inclusion(
+    record: Any, index: int, size: int, proof: list[bytes], checkpoint: Checkpoint
+) -> None:
+    """Check that ``record`` is leaf ``index`` of the tree whose checkpoint is at ``size``.
+
+    :raises ReceiptError: when the sizes disagree or the proof does not lead to the root.
+    """
+    if checkpoint.size != size:
+        msg = f"the checkpoint is at size {checkpoint.size}, the receipt says {size}"
+        raise ReceiptError(msg)
+    try:
+        verify_inclusion(record_leaf_hash(record), index, size, proof, checkpoint.root_hash)
+    except (ProofError, ValueError, TypeError) as exc:
+        msg = (
+            f"the record is not in the checkpoint's tree: the inclusion proof of leaf {index} "
+            f"at size {size} does not verify: {exc}"
+        )
+        raise ReceiptError(msg) from None
+
+
+def check_extension(
+    checkpoint: Checkpoint, later_note: Any, proof: list[bytes], key: Verifier | str, origin: str
+) -> Checkpoint:
+    """Check that the later checkpoint extends ``checkpoint``; return the later one.
+
+    :raises ReceiptError: when the later note does not verify or the proof fails.
+    """
+    newer = open_signed_checkpoint(later_note, key, origin, "the later checkpoint")
+    try:
+        verify_consistency(checkpoint.size, newer.size, checkpoint.root_hash, newer.root_hash, proof)
+    except ProofError as exc:
+        msg = (
+            f"the log at size {newer.size} does not extend the receipt's checkpoint at size "
+            f"{checkpoint.size}: {exc}"
+        )
+        raise ReceiptError(msg) from None
+    return newer
 
 
 def verify_receipt(
@@ -72,7 +128,8 @@ def verify_receipt(
     """Check a receipt (and, with ``later``, that a later checkpoint extends it).
 
     ``trusted_key`` is the host's verifier key obtained out of band; without it the key in
-    the receipt is used, which proves integrity but not who signed.
+    the receipt is used, which proves integrity but not who signed. ``later`` is a
+    ``dealerroom/consistency/v1`` object as the service serves it.
 
     :raises ReceiptError: naming what does not verify.
     """
@@ -93,44 +150,17 @@ def verify_receipt(
     if not origin.endswith(f"/match/{receipt.get('match_id')}"):
         msg = "the receipt's origin does not name its match"
         raise ReceiptError(msg)
-    checkpoint = _open(receipt["checkpoint"], [key], origin)
-    if checkpoint.size != size:
-        msg = f"the checkpoint is of size {checkpoint.size}, the receipt says {size}"
-        raise ReceiptError(msg)
-    try:
-        verify_inclusion(
-            record_leaf_hash(record),
-            index,
-            size,
-            _hashes(receipt["inclusion_proof"], "inclusion_proof"),
-            checkpoint.root_hash,
-        )
-    except (ProofError, KeyError) as exc:
-        msg = f"the record is not in the checkpoint's tree: {exc}"
-        raise ReceiptError(msg) from None
+    checkpoint = open_signed_checkpoint(receipt["checkpoint"], key, origin)
+    proof = decode_hashes(receipt.get("inclusion_proof"), "inclusion_proof")
+    check_inclusion(record, index, size, proof, checkpoint)
     later_size = None
     if later is not None:
-        later_size = _check_later(later, key, origin, checkpoint)
+        if not isinstance(later, dict) or later.get("format") != CONSISTENCY_FORMAT:
+            msg = f'a later checkpoint is a JSON object with "format": "{CONSISTENCY_FORMAT}"'
+            raise ReceiptError(msg)
+        if later.get("old_size") != checkpoint.size:
+            msg = f"the consistency proof starts at size {later.get('old_size')}, not {checkpoint.size}"
+            raise ReceiptError(msg)
+        proof = decode_hashes(later.get("consistency_proof"), "consistency_proof")
+        later_size = check_extension(checkpoint, later.get("checkpoint"), proof, key, origin).size
     return ReceiptCheck(receipt["match_id"], player, step, commitment, size, later_size)
-
-
-def _check_later(later: Any, key: str, origin: str, earlier: Checkpoint) -> int:
-    if not isinstance(later, dict) or later.get("format") != CONSISTENCY_FORMAT:
-        msg = f'a later checkpoint is a JSON object with "format": "{CONSISTENCY_FORMAT}"'
-        raise ReceiptError(msg)
-    newer = _open(later.get("checkpoint"), [key], origin)
-    if later.get("old_size") != earlier.size:
-        msg = f"the consistency proof starts at size {later.get('old_size')}, not {earlier.size}"
-        raise ReceiptError(msg)
-    try:
-        verify_consistency(
-            earlier.size,
-            newer.size,
-            earlier.root_hash,
-            newer.root_hash,
-            _hashes(later.get("consistency_proof"), "consistency_proof"),
-        )
-    except ProofError as exc:
-        msg = f"the later checkpoint does not extend the receipt's: {exc}"
-        raise ReceiptError(msg) from None
-    return newer.size

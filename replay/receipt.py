@@ -21,17 +21,21 @@ receipt with the bundle's own records (:mod:`replay.verify`).
 from __future__ import annotations
 
 import base64
-import binascii
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from domain.merkle import ProofError, verify_consistency, verify_inclusion
-from domain.signed_note import Checkpoint, NoteError, Signer, Verifier, open_checkpoint
+from domain.receipt import (
+    RECEIPT_FORMAT,
+    ReceiptError,
+    check_extension,
+    check_inclusion,
+    decode_hashes,
+    open_signed_checkpoint,
+)
+from domain.signed_note import Checkpoint, Signer, Verifier
 from replay.bundle import (
     BundleError,
     check_record_shape,
-    jcs,
     merkle_log,
-    record_leaf_hash,
     sign_checkpoints,
     split_origin,
     verifier_key,
@@ -42,16 +46,11 @@ if TYPE_CHECKING:
 
     from domain.merkle import MerkleLog
 
-RECEIPT_FORMAT = "dealerroom/receipt/v1"
 RECEIPT_KEYS = frozenset({
     "format", "match_id", "origin", "public_key", "record", "leaf_index", "tree_size",
     "inclusion_proof", "checkpoint",
 })  # fmt: skip
 LATER_KEYS = frozenset({"checkpoint", "consistency_proof"})
-
-
-class ReceiptError(ValueError):
-    """A receipt that is malformed or does not verify, with the reason."""
 
 
 class VerifiedReceipt(NamedTuple):
@@ -66,23 +65,6 @@ class VerifiedReceipt(NamedTuple):
 
 def _b64(hashes: Sequence[bytes]) -> list[str]:
     return [base64.b64encode(h).decode() for h in hashes]
-
-
-def _unb64(values: Any, where: str) -> list[bytes]:
-    if not isinstance(values, list):
-        msg = f"{where} is a list of base64 hashes"
-        raise ReceiptError(msg)
-    out = []
-    for i, value in enumerate(values):
-        try:
-            raw = base64.b64decode(value, validate=True) if isinstance(value, str) else b""
-        except (binascii.Error, ValueError):
-            raw = b""
-        if len(raw) != 32:  # noqa: PLR2004 - SHA-256
-            msg = f"{where}[{i}] is not the base64 of a 32-byte hash"
-            raise ReceiptError(msg)
-        out.append(raw)
-    return out
 
 
 def make_receipt(
@@ -210,24 +192,14 @@ def verify_receipt(
         msg = f"the receipt names key {own.vkey()}, not the trusted key {key.vkey()}"
         raise ReceiptError(msg)
     origin = receipt["origin"]
-    try:
-        checkpoint = open_checkpoint(receipt["checkpoint"], [key], origin)
-    except NoteError as exc:
-        msg = f"the receipt's checkpoint does not verify: {exc}"
-        raise ReceiptError(msg) from None
+    checkpoint = open_signed_checkpoint(receipt["checkpoint"], key, origin)
     index, size, record = receipt["leaf_index"], receipt["tree_size"], receipt["record"]
-    if checkpoint.size != size:
-        msg = f"the checkpoint is at size {checkpoint.size}, the receipt says {size}"
-        raise ReceiptError(msg)
     if record["seq"] != index:
         msg = f"the record has seq {record['seq']} but leaf_index {index}"
         raise ReceiptError(msg)
-    proof = _unb64(receipt["inclusion_proof"], "inclusion_proof")
-    try:
-        verify_inclusion(record_leaf_hash(record), index, size, proof, checkpoint.root_hash)
-    except (ProofError, ValueError, TypeError) as exc:
-        msg = f"the inclusion proof of leaf {index} at size {size} does not verify: {exc}"
-        raise ReceiptError(msg) from None
+    check_inclusion(
+        record, index, size, decode_hashes(receipt["inclusion_proof"], "inclusion_proof"), checkpoint
+    )
     newer = None if later is None else _verify_later(later, key, origin, checkpoint)
     return VerifiedReceipt(receipt["match_id"], index, dict(record), checkpoint, newer)
 
@@ -238,34 +210,8 @@ def _verify_later(
     if not isinstance(later, dict) or later.keys() != LATER_KEYS:
         msg = 'later is {"checkpoint": signed note, "consistency_proof": [base64 hashes]}'
         raise ReceiptError(msg)
-    if not isinstance(later["checkpoint"], str):
-        msg = "later.checkpoint is the signed note's text"
-        raise ReceiptError(msg)
-    try:
-        newer = open_checkpoint(later["checkpoint"], [key], origin)
-    except NoteError as exc:
-        msg = f"the later checkpoint does not verify: {exc}"
-        raise ReceiptError(msg) from None
-    proof = _unb64(later["consistency_proof"], "later.consistency_proof")
-    try:
-        verify_consistency(
-            checkpoint.size, newer.size, checkpoint.root_hash, newer.root_hash, proof
-        )
-    except ProofError as exc:
-        msg = (
-            f"the log at size {newer.size} does not extend the receipt's checkpoint at size "
-            f"{checkpoint.size}: {exc}"
-        )
-        raise ReceiptError(msg) from None
-    return newer
-
-
-def same_record(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Whether two records have the same canonical bytes (hence the same leaf)."""
-    try:
-        return jcs(a) == jcs(b)
-    except (ValueError, TypeError):
-        return False
+    proof = decode_hashes(later["consistency_proof"], "later.consistency_proof")
+    return check_extension(checkpoint, later["checkpoint"], proof, key, origin)
 
 
 __all__ = [
@@ -275,6 +221,5 @@ __all__ = [
     "check_receipt_shape",
     "extend_receipt",
     "make_receipt",
-    "same_record",
     "verify_receipt",
 ]
