@@ -22,6 +22,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from domain.commitment import canonical_match_id
+
 TAG = "dealerroom/submission/v1"
 
 
@@ -30,8 +32,13 @@ class SignatureError(ValueError):
 
 
 def submission_message(match_id: str, step: int, player: str, commitment: str) -> bytes:
-    """The bytes a player signs for one commitment."""
-    return f"{TAG}\n{match_id}\n{step}\n{player}\n{commitment}\n".encode()
+    """The bytes a player signs for one commitment (the match id in canonical form).
+
+    >>> submission_message("00000000-0000-4000-8000-000000000000", 1, "ana", "ab" * 32)[:25]
+    b'dealerroom/submission/v1\\n'
+    """
+    text = f"{TAG}\n{canonical_match_id(match_id)}\n{step}\n{player}\n{commitment}\n"
+    return text.encode()
 
 
 def public_key_from_text(text: object) -> Ed25519PublicKey:

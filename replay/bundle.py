@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, cast
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from domain import submission_signing
 from domain.canonical import canonical_json
 from domain.commitment import CommitmentError, canonical_match_id, commit
 from domain.match import Match, actor, format_time, public_record
@@ -73,6 +76,7 @@ class BundleError(ValueError):
 # ---------------------------------------------------------------------------
 
 jcs = canonical_json
+submission_message = submission_signing.submission_message
 
 
 def merkle_log(records: Sequence[Mapping[str, Any]]) -> MerkleLog:
@@ -397,25 +401,12 @@ def player_public_key(private_key: bytes) -> str:
     return base64.b64encode(Signer(_PLAYER_KEY_NAME, private_key).verifier().public_key).decode()
 
 
-def submission_message(match_id: str, step: int, player: str, commitment: str) -> bytes:
-    """Return the bytes a player signs for a submission (``SubmissionCommitted.signature``).
-
-    ``"dealerroom/submission/v1\\n" match_id "\\n" step "\\n" player "\\n" commitment "\\n"``
-    as UTF-8, with the match id in canonical form and the step in decimal.
-
-    >>> submission_message("00000000-0000-4000-8000-000000000000", 1, "ana", "ab" * 32)[:25]
-    b'dealerroom/submission/v1\\n'
-    """
-    text = f"{canonical_match_id(match_id)}\n{step}\n{player}\n{commitment}\n"
-    return b"dealerroom/submission/v1\n" + text.encode()
-
-
 def sign_submission(
     private_key: bytes, match_id: str, step: int, player: str, commitment: str
 ) -> str:
-    """Return a player's signature of a submission: base64 of Ed25519 over the message."""
-    message = submission_message(match_id, step, player, commitment)
-    return base64.b64encode(Signer(_PLAYER_KEY_NAME, private_key).sign(message)).decode()
+    """Return a player's signature of a submission (base64), from the raw private key."""
+    key = Ed25519PrivateKey.from_private_bytes(private_key)
+    return submission_signing.sign_submission(key, match_id, step, player, commitment)
 
 
 def check_submission_signature(
@@ -423,7 +414,8 @@ def check_submission_signature(
 ) -> bool:
     """Return whether ``signature`` (base64) is the player's signature of the submission.
 
-    ``public_key`` is the ``MatchCreated.player_keys`` entry (base64 of 32 raw bytes).
+    ``public_key`` is the ``MatchCreated.player_keys`` entry (base64 of 32 raw bytes); the
+    message and the check are :mod:`domain.submission_signing`'s.
 
     >>> key = bytes(range(32))
     >>> sig = sign_submission(key, "00000000-0000-4000-8000-000000000000", 1, "ana", "ab" * 32)
@@ -432,14 +424,12 @@ def check_submission_signature(
     True
     """
     try:
-        raw_key = base64.b64decode(public_key, validate=True)
-        raw_sig = base64.b64decode(signature, validate=True)
-        verifier = Verifier(_PLAYER_KEY_NAME, raw_key)
-    except (ValueError, TypeError):
+        submission_signing.check_submission_signature(
+            public_key, signature, match_id, step, player, commitment
+        )
+    except (submission_signing.SignatureError, CommitmentError):
         return False
-    if len(raw_sig) != 64:  # noqa: PLR2004 - an Ed25519 signature is 64 bytes
-        return False
-    return verifier.verify(submission_message(match_id, step, player, commitment), raw_sig)
+    return True
 
 
 @dataclass
