@@ -111,6 +111,7 @@ class StepRecord:
     state_at_open: State
     status: str = "open"  # open -> sealed -> resolved
     commitments: dict[str, str] = field(default_factory=dict)
+    commitment_seqs: dict[str, int] = field(default_factory=dict)  # log position of each
     openings: dict[str, dict[str, Any]] = field(default_factory=dict)
     signatures: dict[str, str | None] = field(default_factory=dict)
     defaults: dict[str, Payload] = field(default_factory=dict)
@@ -239,6 +240,7 @@ class Match(Aggregate):
             """Record the commitment; an amendment replaces the earlier one."""
             record = aggregate.steps[self.step]
             record.commitments[self.player] = self.commitment
+            record.commitment_seqs[self.player] = self.originator_version - 1
             record.signatures[self.player] = self.signature
             record.openings.pop(self.player, None)
             if self.opening.value is not None:

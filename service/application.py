@@ -122,16 +122,24 @@ class DealerRoom(Application[UUID]):
         """The service clock, truncated to whole microseconds in UTC."""
         return self.clock().astimezone(UTC)
 
+    @staticmethod
+    def match_key(match_id: str | UUID) -> UUID:
+        """The UUID of a match id given as text.
+
+        :raises NotFound: for a malformed id.
+        """
+        try:
+            return UUID(canonical_match_id(str(match_id)))
+        except CommitmentError:
+            msg = f"{match_id!r} is not a match id"
+            raise NotFound(msg) from None
+
     def get_match(self, match_id: str | UUID) -> Match:
         """Load a match.
 
         :raises NotFound: for an unknown or malformed id.
         """
-        try:
-            key = UUID(canonical_match_id(str(match_id)))
-        except CommitmentError:
-            msg = f"{match_id!r} is not a match id"
-            raise NotFound(msg) from None
+        key = self.match_key(match_id)
         try:
             match = self.repository.get(key)
         except AggregateNotFoundError:
@@ -275,19 +283,27 @@ class DealerRoom(Application[UUID]):
             commitment = match.submit_sealed(
                 player, payload, salt_bytes, self.now(), step=step, signature=signature
             )
-            return {"step": match.step, "player": player, "commitment": commitment}
+            return self._submitted(match, player, commitment)
 
         return self._with_receipt(match_id, self._command(match_id, player, command))
 
+    @staticmethod
+    def _submitted(match: Match, player: str, commitment: str) -> dict[str, Any]:
+        record = match.steps[match.step]
+        return {
+            "step": match.step,
+            "player": player,
+            "commitment": commitment,
+            "seq": record.commitment_seqs[player],
+        }
+
     def _with_receipt(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
-        """Add the receipt of the commitment's SubmissionCommitted record."""
+        """Replace the commitment's log position by the receipt of its record."""
+        seq = result.pop("seq")
+        key = self.match_key(match_id)
+        (event,) = self.events.get(key, gt=seq, lte=seq + 1)  # versions are seq + 1
         self.index.catch_up()
-        for record in reversed(self.records(match_id)):
-            data = record["data"]
-            if record["type"] == "SubmissionCommitted" and data["commitment"] == result["commitment"]:
-                return {**result, "receipt": self.tlog.receipt(str(UUID(match_id)), record)}
-        msg = "the commitment is not in the log"  # pragma: no cover - just saved
-        raise MatchError(msg)
+        return {**result, "receipt": self.tlog.receipt(str(key), public_record(event))}
 
     def submit_commitment(
         self,
@@ -304,7 +320,7 @@ class DealerRoom(Application[UUID]):
             value = match.submit_commitment(
                 player, commitment, self.now(), step=step, signature=signature
             )
-            return {"step": match.step, "player": player, "commitment": value}
+            return self._submitted(match, player, value)
 
         return self._with_receipt(match_id, self._command(match_id, player, command))
 
@@ -400,9 +416,28 @@ class DealerRoom(Application[UUID]):
     # ------------------------------------------------------------------ queries
 
     def records(self, match_id: str) -> list[dict[str, Any]]:
-        """The public records of every event of a match, in order."""
-        match = self.get_match(match_id)
-        return [public_record(e) for e in self.events.get(match.id)]
+        """The public records of every event of a match, in order (no replay of the rules).
+
+        :raises NotFound: for an unknown or malformed id.
+        """
+        key = self.match_key(match_id)
+        records = [public_record(e) for e in self.events.get(key)]
+        if not records:
+            msg = f"no match {key}"
+            raise NotFound(msg)
+        return records
+
+    def _logged_key(self, match_id: str) -> str:
+        """The id of a match whose log the projection has caught up with.
+
+        :raises NotFound: for an unknown or malformed id.
+        """
+        key = str(self.match_key(match_id))
+        self.index.catch_up()
+        if not self.tlog.size(key):
+            msg = f"no match {key}"
+            raise NotFound(msg)
+        return key
 
     def public_state(self, match_id: str) -> dict[str, Any]:
         """The public view of a match's game state now."""
@@ -420,15 +455,11 @@ class DealerRoom(Application[UUID]):
 
     def checkpoint(self, match_id: str, size: int | None = None) -> dict[str, Any]:
         """The signed checkpoint of a match's log (latest, or at ``size``)."""
-        key = str(self.get_match(match_id).id)
-        self.index.catch_up()
-        return self.tlog.checkpoint(key, size)
+        return self.tlog.checkpoint(self._logged_key(match_id), size)
 
     def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
         """The latest (or ``new_size``) checkpoint with a proof that it extends ``old_size``."""
-        key = str(self.get_match(match_id).id)
-        self.index.catch_up()
-        return self.tlog.consistency(key, old_size, new_size)
+        return self.tlog.consistency(self._logged_key(match_id), old_size, new_size)
 
     def public_key(self) -> str:
         """The verifier key (C2SP vkey text) of every checkpoint this service signs."""

@@ -10,6 +10,7 @@ can be served with a consistency proof. Formats: ``docs/protocol-tamper-evidence
 from __future__ import annotations
 
 import base64
+import threading
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, Integer, LargeBinary, MetaData, String, Table, Text, select
@@ -20,6 +21,8 @@ from domain.receipt import CONSISTENCY_FORMAT, RECEIPT_FORMAT
 from domain.signed_note import Checkpoint, Signer, sign_checkpoint
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sqlalchemy.engine import Connection, Engine
 
 
@@ -61,6 +64,7 @@ class TransparencyLog:
         self.signer = signer
         self.origin_prefix = origin_prefix
         self._logs: dict[str, MerkleLog] = {}
+        self._lock = threading.Lock()  # the cached trees are shared by the server's threads
 
     @property
     def public_key(self) -> str:
@@ -71,18 +75,26 @@ class TransparencyLog:
         """The checkpoint origin of a match."""
         return f"{self.origin_prefix}/match/{match_id}"
 
-    def _log(self, conn: Connection, match_id: str, size: int) -> MerkleLog:
+    def _tree(self, conn: Connection, match_id: str, size: int) -> MerkleLog:
+        """The match's tree with at least ``size`` leaves: cached, reloaded when behind.
+
+        Callers hold ``self._lock``. A tree answers roots and proofs for every earlier size,
+        so queries never rebuild it while it is current.
+        """
         log = self._logs.get(match_id)
-        if log is None or log.size != size:
+        if log is None or log.size < size:
             hashes = conn.execute(
                 select(self.leaves.c.hash)
-                .where(self.leaves.c.match_id == match_id, self.leaves.c.seq < size)
+                .where(self.leaves.c.match_id == match_id)
                 .order_by(self.leaves.c.seq)
             ).scalars()
             log = MerkleLog([bytes(h) for h in hashes])
             if len(self._logs) > 1024:  # noqa: PLR2004 - keep memory bounded
                 self._logs.clear()
             self._logs[match_id] = log
+        if log.size < size:
+            msg = f"match {match_id} has {log.size} leaves, not {size}"
+            raise ProofRequestError(msg)
         return log
 
     def apply(self, conn: Connection, event: Match.Event) -> None:
@@ -90,19 +102,22 @@ class TransparencyLog:
         match_id = str(event.originator_id)
         record = public_record(event)
         seq = record["seq"]
-        log = self._log(conn, match_id, seq)
-        if log.size != seq:  # pragma: no cover - the log is append-only
-            msg = f"leaf {seq} of match {match_id} arrived out of order"
-            raise RuntimeError(msg)
         digest = record_leaf_hash(record)
+        with self._lock:
+            log = self._tree(conn, match_id, seq)
+            if log.size != seq:  # pragma: no cover - the log is append-only
+                msg = f"leaf {seq} of match {match_id} arrived out of order"
+                raise RuntimeError(msg)
+            log.append(digest)
+            size, root = log.size, log.root()
         conn.execute(self.leaves.insert().values(match_id=match_id, seq=seq, hash=digest))
-        log.append(digest)
-        note = sign_checkpoint(Checkpoint(self.origin(match_id), log.size, log.root()), self.signer)
-        conn.execute(self.checkpoints.insert().values(match_id=match_id, size=log.size, note=note))
+        note = sign_checkpoint(Checkpoint(self.origin(match_id), size, root), self.signer)
+        conn.execute(self.checkpoints.insert().values(match_id=match_id, size=size, note=note))
 
     def forget(self) -> None:
         """Drop cached trees (after a rolled-back transaction)."""
-        self._logs.clear()
+        with self._lock:
+            self._logs.clear()
 
     # ------------------------------------------------------------------ queries
 
@@ -134,20 +149,9 @@ class TransparencyLog:
             raise ProofRequestError(msg)
         return {"size": size, "note": note}
 
-    def _hashes(self, match_id: str, size: int) -> list[bytes]:
-        with self.engine.connect() as conn:
-            hashes = [
-                bytes(h)
-                for h in conn.execute(
-                    select(self.leaves.c.hash)
-                    .where(self.leaves.c.match_id == match_id, self.leaves.c.seq < size)
-                    .order_by(self.leaves.c.seq)
-                ).scalars()
-            ]
-        if len(hashes) != size:
-            msg = f"match {match_id} has {len(hashes)} leaves, not {size}"
-            raise ProofRequestError(msg)
-        return hashes
+    def _proof(self, match_id: str, size: int, make: Callable[[MerkleLog], list[bytes]]) -> list[str]:
+        with self._lock, self.engine.connect() as conn:
+            return [b64(h) for h in make(self._tree(conn, match_id, size))]
 
     def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
         """A later checkpoint and the proof that it extends the one at ``old_size``.
@@ -158,13 +162,13 @@ class TransparencyLog:
         if not 0 < old_size <= new_size:
             msg = f"a consistency proof needs 0 < old size <= new size (got {old_size}, {new_size})"
             raise ProofRequestError(msg)
-        log = MerkleLog(self._hashes(match_id, new_size))
+        proof = self._proof(match_id, new_size, lambda t: t.consistency_proof(old_size, new_size))
         return {
             "format": CONSISTENCY_FORMAT,
             "match_id": match_id,
             "old_size": old_size,
             "checkpoint": self.checkpoint(match_id, new_size)["note"],
-            "consistency_proof": [b64(h) for h in log.consistency_proof(old_size, new_size)],
+            "consistency_proof": proof,
         }
 
     def receipt(self, match_id: str, record: dict[str, Any], size: int | None = None) -> dict[str, Any]:
@@ -173,7 +177,8 @@ class TransparencyLog:
         if record["seq"] >= size:
             msg = f"record {record['seq']} is not yet in the log of size {size}"
             raise ProofRequestError(msg)
-        log = MerkleLog(self._hashes(match_id, size))
+        index = record["seq"]
+        proof = self._proof(match_id, size, lambda t: t.inclusion_proof(index, size))
         return {
             "format": RECEIPT_FORMAT,
             "match_id": match_id,
@@ -182,6 +187,6 @@ class TransparencyLog:
             "record": record,
             "leaf_index": record["seq"],
             "tree_size": size,
-            "inclusion_proof": [b64(h) for h in log.inclusion_proof(record["seq"], size)],
+            "inclusion_proof": proof,
             "checkpoint": self.checkpoint(match_id, size)["note"],
         }
