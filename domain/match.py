@@ -57,7 +57,7 @@ from domain.sealed import Sealed
 from domain.submission_signing import check_submission_signature, public_key_from_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
 
 actor: ContextVar[str] = ContextVar("actor", default="system")
 """Who is acting: ``"host"``, a player id, or ``"system"`` (deadlines, automation)."""
@@ -903,11 +903,6 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def public_records(events: Iterable[Match.Event]) -> list[dict[str, Any]]:
-    """The public records of a sequence of match events."""
-    return [public_record(e) for e in events]
-
-
 __all__ = [
     "CUSTODY_MODES",
     "SEALED_CUSTODY",
@@ -924,6 +919,5 @@ __all__ = [
     "actor",
     "format_time",
     "public_record",
-    "public_records",
     "token_hash",
 ]

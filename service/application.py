@@ -25,7 +25,6 @@ from sqlalchemy.exc import OperationalError as SAOperationalError
 from domain.commitment import CommitmentError, canonical_match_id, salt_from_hex
 from domain.fairrand import SEED_SIZE
 from domain.match import Match, MatchError, actor, format_time, public_record, token_hash
-from domain.rules import get_rules
 from service.config import Settings
 from service.readmodel import MatchIndex
 from domain.signed_note import Signer
@@ -40,10 +39,6 @@ MAX_RETRIES = 12
 
 class NotFound(LookupError):
     """No match has that id."""
-
-
-class Forbidden(PermissionError):
-    """The credential does not allow this."""
 
 
 def utcnow() -> datetime:
@@ -468,7 +463,3 @@ class DealerRoom(Application[UUID]):
     def matches(self) -> list[dict[str, Any]]:
         """The match list."""
         return self.index.matches()
-
-    def rules_for(self, game: str) -> Any:
-        """The rules module of a game."""
-        return get_rules(game)

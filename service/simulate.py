@@ -13,8 +13,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from domain.match import MatchError
-
 if TYPE_CHECKING:
     from service.application import DealerRoom
 
@@ -135,13 +133,4 @@ def run_scenario(
         yield {"step": number, "state": app.public_state(match_id)}
 
 
-def simulate(app: DealerRoom, scenario: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
-    """Run a whole scenario; return the match id and the per-step lines.
-
-    :raises ScenarioError:
-    """
-    lines = list(run_scenario(app, scenario))
-    return lines[0]["match_id"], lines[1:]
-
-
-__all__ = ["MatchError", "ScenarioError", "check_scenario", "load_scenario", "run_scenario"]
+__all__ = ["ScenarioError", "check_scenario", "load_scenario", "run_scenario"]

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from service.application import Forbidden, NotFound
+from service.application import NotFound
 from web import service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -48,10 +48,6 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(NotFound)
     def not_found(exc: NotFound) -> Any:
         return _error(404, str(exc))
-
-    @app.errorhandler(Forbidden)
-    def forbidden(exc: Forbidden) -> Any:
-        return _error(403, str(exc) or "not allowed")
 
     @app.errorhandler(ValueError)
     def bad_input(exc: ValueError) -> Any:
