@@ -903,6 +903,22 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def parse_time(text: str) -> datetime:
+    """Parse an RFC 3339 time (deadlines, ``at``); a time without a zone is taken as UTC.
+
+    :raises MatchError: when it is not a time.
+
+    >>> format_time(parse_time("2026-11-21T20:00:00Z"))
+    '2026-11-21T20:00:00.000000Z'
+    """
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (TypeError, ValueError, AttributeError):
+        msg = f"{text!r} is not an RFC 3339 time such as 2026-11-21T20:00:00Z"
+        raise MatchError(msg) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 __all__ = [
     "CUSTODY_MODES",
     "SEALED_CUSTODY",
@@ -918,6 +934,7 @@ __all__ = [
     "StepRecord",
     "actor",
     "format_time",
+    "parse_time",
     "public_record",
     "token_hash",
 ]

@@ -24,7 +24,15 @@ from sqlalchemy.exc import OperationalError as SAOperationalError
 
 from domain.commitment import CommitmentError, canonical_match_id, salt_from_hex
 from domain.fairrand import SEED_SIZE
-from domain.match import Match, MatchError, actor, format_time, public_record, token_hash
+from domain.match import (
+    Match,
+    MatchError,
+    actor,
+    format_time,
+    parse_time,
+    public_record,
+    token_hash,
+)
 from service.config import Settings
 from service.readmodel import MatchIndex
 from domain.signed_note import Signer
@@ -44,19 +52,6 @@ class NotFound(LookupError):
 def utcnow() -> datetime:
     """The current UTC time, to the microsecond."""
     return datetime.now(tz=UTC)
-
-
-def parse_time(text: str) -> datetime:
-    """Parse an RFC 3339 time; a time without a zone is taken as UTC.
-
-    :raises MatchError: when it is not a time.
-    """
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except (TypeError, ValueError, AttributeError):
-        msg = f"{text!r} is not an RFC 3339 time such as 2026-11-21T20:00:00Z"
-        raise MatchError(msg) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 class DealerRoom(Application[UUID]):

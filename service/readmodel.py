@@ -32,7 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from domain.match import Match
+from domain.match import Match, parse_time
 from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
@@ -69,12 +69,6 @@ def _tables(meta: MetaData) -> tuple[Table, Table]:
         Column("position", Integer, nullable=False),
     )
     return index, tracking
-
-
-def _parse_deadline(text: str | None) -> datetime | None:
-    if text is None:
-        return None
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 class MatchIndex:
@@ -172,7 +166,7 @@ class MatchIndex:
             values |= {
                 "status": "open",
                 "step": event.step,
-                "due_at": _parse_deadline(event.deadline),
+                "due_at": event.deadline and parse_time(event.deadline),
                 "due_kind": "seal" if event.deadline else None,
             }
         elif isinstance(event, Match.StepSealed):
@@ -180,7 +174,7 @@ class MatchIndex:
         elif isinstance(event, Match.DecisionRequested):
             values |= {
                 "status": "deciding",
-                "due_at": _parse_deadline(event.deadline),
+                "due_at": event.deadline and parse_time(event.deadline),
                 "due_kind": "decision" if event.deadline else None,
             }
         elif isinstance(event, Match.DecisionMade):
