@@ -443,6 +443,47 @@ class DealerRoom(Application[UUID]):
             own = {"step": record.number, "pick": record.openings[player]["payload"]}
         return {"view": match.private_view(player), "current_pick": own}
 
+    def status(self, match_id: str) -> dict[str, Any]:
+        """Where a match stands: its current step, who has submitted (never what), what waits.
+
+        This is public: commitments are public records, so who committed is no secret.
+        """
+        match = self.get_match(match_id)
+        record = match.current
+        step: dict[str, Any] | None = None
+        if record is not None:
+            step = {
+                "number": record.number,
+                "kind": record.kind,
+                "status": record.status,
+                "deadline": record.deadline,
+                "submitters": list(record.submitters),
+                "submitted": [p for p in record.submitters if p in record.commitments],
+                "missing": [p for p in record.submitters if p not in record.commitments],
+                "awaiting_openings": record.awaiting_openings() if record.status == "sealed" else [],
+                "decision": None,
+            }
+            pending = match.pending_request()
+            if pending is not None:
+                index, request, deadline = pending
+                step["decision"] = {
+                    "index": index,
+                    "player": request.player,
+                    "kind": request.kind,
+                    "prompt": request.prompt,
+                    "deadline": deadline,
+                }
+        return {
+            "match_id": match.match_id,
+            "game": match.game,
+            "options": match.options,
+            "players": list(match.players),
+            "custody": dict(match.custody),
+            "finished": match.finished,
+            "result": match.result,
+            "step": step,
+        }
+
     def checkpoint(self, match_id: str, size: int | None = None) -> dict[str, Any]:
         """The signed checkpoint of a match's log (latest, or at ``size``)."""
         return self.tlog.checkpoint(self._logged_key(match_id), size)

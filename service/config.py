@@ -13,6 +13,7 @@ generated once into the instance folder with owner-only permissions and reused.
                                may still decrypt old events follow, comma-separated
 ``DEALERROOM_SIGNING_KEY``     Ed25519 seed for checkpoints, 64 hex digits
 ``DEALERROOM_ORIGIN``          log origin prefix for checkpoints (default ``dealerroom.localhost``)
+``DEALERROOM_SESSION_KEY``     key that signs the web front end's session cookies, 64 hex digits
 ============================== ===============================================================
 """
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 SEALING_KEY_FILE = "sealing.key"
 SIGNING_KEY_FILE = "signing.key"
+SESSION_KEY_FILE = "session.key"
 
 
 class ConfigError(ValueError):
@@ -45,6 +47,7 @@ class Settings:
     sealing_keys: tuple[bytes, ...]  # the first encrypts; all may decrypt
     signing_seed: bytes
     origin: str
+    session_key: bytes  # signs the web front end's session cookies
 
     @classmethod
     def load(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -70,6 +73,10 @@ class Settings:
             ),
             signing_seed=_hex_key(signing, "DEALERROOM_SIGNING_KEY"),
             origin=(env.get("DEALERROOM_ORIGIN") or "dealerroom.localhost").rstrip("/"),
+            session_key=_hex_key(
+                env.get("DEALERROOM_SESSION_KEY") or _key_file(instance / SESSION_KEY_FILE),
+                "DEALERROOM_SESSION_KEY",
+            ),
         )
 
 
