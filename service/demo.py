@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from service.application import NotFound
 from service.simulate import load_scenario, run_scenario
 
 if TYPE_CHECKING:
@@ -39,3 +42,43 @@ def load_demo(app: DealerRoom) -> list[str]:
         for _ in lines:
             pass
     return loaded
+
+
+LIVE_FILE = "live-demo.json"
+LIVE_DEMOS = (
+    # (game, players, options): short enough to play to the end through the links
+    ("vote", ["ana", "ben", "cai"], {"candidates": ["ana", "ben", "cai"]}),
+    ("six-nimmt", ["ana", "ben", "cai"], {}),
+)
+LIVE_SECONDS = 3600
+
+
+def live_demo(app: DealerRoom) -> list[dict[str, Any]]:
+    """Live demo matches, step 1 open, whose host and player tokens the operator can use.
+
+    Tokens are shown only once, so the first call creates the matches and keeps their
+    tokens in ``<instance>/live-demo.json`` (owner-only, like the keys) for later starts
+    of ``dealerroom serve``; matches that no longer exist are made again.
+    """
+    path = app.settings.instance / LIVE_FILE
+    try:
+        kept = json.loads(path.read_text())
+    except (OSError, ValueError):
+        kept = []
+    live = []
+    for game, players, options in LIVE_DEMOS:
+        entry = next((e for e in kept if isinstance(e, dict) and e.get("game") == game), None)
+        if entry is not None:
+            try:
+                app.get_match(entry["match_id"])
+            except (NotFound, KeyError, TypeError):
+                entry = None
+        if entry is None:
+            created = app.create_match(game, players, options)
+            app.open_step(created["match_id"], seconds=LIVE_SECONDS)
+            entry = {"game": game, **created}
+        live.append(entry)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        json.dump(live, handle, indent=1)
+    return live

@@ -31,12 +31,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     env = {k: str(v) for k, v in app.config.items() if k.startswith("DEALERROOM_")}
     settings = Settings.load(env)
+    app.config["SECRET_KEY"] = settings.session_key
     app.extensions[EXTENSION] = DealerRoom(settings)
 
-    from web import api, pages  # noqa: PLC0415 - blueprints import the app's helpers
+    from web import api, checker, pages, security  # noqa: PLC0415 - blueprints import the app's helpers
 
+    security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(checker.bp)
     api.init_app(app)
     return app
 

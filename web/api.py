@@ -1,39 +1,348 @@
-"""JSON API: every error is a JSON object with a message, never a traceback."""
+"""The JSON API: everything the pages do, described by ``/api/openapi.json``.
+
+Errors are JSON objects ``{"error": message}`` with a 4xx status, never a traceback.
+Acting as a role needs that role's token (``Authorization: Bearer``) or a session grant
+from its private link (see :mod:`web.security`); reading public records needs nothing.
+Sealed picks never appear in any response except the submitting player's own.
+"""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from flask import Blueprint, Flask, jsonify, request
-from werkzeug.exceptions import HTTPException
+from flask import Blueprint, Flask, jsonify, request, url_for
+from werkzeug.exceptions import BadRequest, HTTPException
 
+from domain.match import CommitmentReused, MatchOver, NoDecisionPending, StepNotOpen
+from domain.rules import game_names, get_rules
+from domain.rules.base import RulesError
 from service.application import NotFound
-from web import service
+from web import security, service
+from web.openapi import openapi_document
+from web.timeline import replay_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+log = logging.getLogger("dealerroom.web")
+
+CONFLICTS = (StepNotOpen, MatchOver, NoDecisionPending, CommitmentReused)
+
+
+def _time(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def _listing(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: _time(v) for k, v in row.items()}
+
+
+def _int_arg(name: str) -> int | None:
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        msg = f"?{name}= is a whole number, not {raw[:40]!r}"
+        raise BadRequest(msg) from None
+    if value < 0:
+        msg = f"?{name}= must not be negative"
+        raise BadRequest(msg)
+    return value
+
+
+def _field(body: dict[str, Any], name: str, kind: type, *, required: bool = True) -> Any:
+    """``body[name]`` if it is a ``kind`` (``None`` when absent and not required)."""
+    value = body.get(name)
+    if value is None:
+        if required:
+            msg = f"{name!r} is required"
+            raise BadRequest(msg)
+        return None
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        msg = f"{name!r} must be {_KINDS.get(kind, kind.__name__)}"
+        raise BadRequest(msg)
+    return value
+
+
+_KINDS = {str: "text", int: "a whole number", list: "a list", dict: "an object"}
+
+
+# ---------------------------------------------------------------------- public reads
+
+
+@bp.get("/openapi.json")
+def openapi() -> Any:
+    """The OpenAPI 3.1 document of this API."""
+    return jsonify(openapi_document())
+
+
+@bp.get("/games")
+def games() -> Any:
+    """The games this service runs, with their default options."""
+    out = []
+    for name in game_names():
+        rules = get_rules(name)
+        try:
+            defaults: Any = rules.normalise_options({})
+        except RulesError:
+            defaults = None
+        out.append(
+            {
+                "game": name,
+                "version": rules.version,
+                "disclosure": rules.disclosure.value,
+                "default_options": defaults,
+                "doc": (type(rules).__doc__ or "").strip().split("\n\n")[0],
+            }
+        )
+    return jsonify(out)
+
+
+@bp.get("/key")
+def public_key() -> Any:
+    """The verifier key of every checkpoint this service signs."""
+    return jsonify({"public_key": service().public_key()})
 
 
 @bp.get("/matches")
 def matches() -> Any:
-    """The match list."""
-    return jsonify(
-        [
-            {**m, "created_at": m["created_at"].isoformat(), "last_activity": m["last_activity"].isoformat()}
-            for m in service().matches()
-        ]
-    )
+    """The match list, most recent activity first."""
+    return jsonify([_listing(m) for m in service().matches()])
+
+
+@bp.get("/matches/<match_id>")
+def match_status(match_id: str) -> Any:
+    """Where a match stands: the current step and who has submitted (never what)."""
+    return jsonify(service().status(match_id))
 
 
 @bp.get("/matches/<match_id>/records")
 def records(match_id: str) -> Any:
-    """Every public record of a match, in log order."""
-    return jsonify(service().records(match_id))
+    """The public records of a match in log order (``?from=SEQ`` for the newer ones)."""
+    start = _int_arg("from") or 0
+    return jsonify(service().records(match_id)[start:])
 
 
 @bp.get("/matches/<match_id>/state")
 def state(match_id: str) -> Any:
-    """The public game state now."""
-    return jsonify(service().public_state(match_id))
+    """The public game state now, or just after record ``?at=SEQ``."""
+    at = _int_arg("at")
+    if at is None:
+        return jsonify(service().public_state(match_id))
+    replay = replay_of(match_id)
+    if at >= len(replay):
+        msg = f"?at={at} is past the last record ({len(replay) - 1})"
+        raise BadRequest(msg)
+    return jsonify(replay.view_at(at))
+
+
+@bp.get("/matches/<match_id>/checkpoint")
+def checkpoint(match_id: str) -> Any:
+    """The latest signed checkpoint, or a consistency proof from ``?from=SIZE``."""
+    old = _int_arg("from")
+    if old is not None:
+        return jsonify(service().consistency(match_id, old))
+    return jsonify(service().checkpoint(match_id))
+
+
+@bp.get("/matches/<match_id>/bundle")
+def bundle(match_id: str) -> Any:
+    """The match's bundle: public records, every checkpoint and the key (a download)."""
+    from replay.bundle import dump_bundle  # noqa: PLC0415 - only this route needs it
+
+    body = dump_bundle(service().bundle(match_id))
+    response = Flask.response_class(body, mimetype="application/json")
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = f'attachment; filename="{match_id}.bundle.json"'
+    return response
+
+
+# ---------------------------------------------------------------------- sessions
+
+
+@bp.post("/matches")
+@security.create_limit
+def create_match() -> Any:
+    """Create a match; the caller becomes its host. Tokens and private links are shown once."""
+    body = security.json_body()
+    game = _field(body, "game", str)
+    players = _field(body, "players", list)
+    options = _field(body, "options", dict, required=False) or {}
+    custody = _field(body, "custody", dict, required=False) or {}
+    keys = _field(body, "player_keys", dict, required=False) or {}
+    created = service().create_match(game, players, options, custody=custody, player_keys=keys)
+    mid = created["match_id"]
+    created["links"] = {
+        "timeline": url_for("pages.timeline", match_id=mid, _external=True),
+        "host": url_for("pages.host", match_id=mid, _external=True) + "#" + created["host_token"],
+        "players": {
+            p: url_for("pages.room", match_id=mid, player=p, _external=True) + "#" + t
+            for p, t in created["player_tokens"].items()
+        },
+    }
+    if body.get("sign_in_as_host"):
+        security.grant(mid, security.HOST)
+        created["csrf_token"] = security.csrf_token()
+    log.info("match %s created (%s, %d players)", mid, game, len(players))
+    return jsonify(created), 201
+
+
+@bp.post("/matches/<match_id>/session")
+def sign_in(match_id: str) -> Any:
+    """Exchange a private link's token for a grant in this browser's session cookie."""
+    body = security.json_body()
+    token = _field(body, "token", str)
+    role = service().role_of(match_id, token)
+    if role is None:
+        return _error(403, "that link is not valid for this match")
+    security.grant(str(service().match_key(match_id)), role)
+    return jsonify({"role": role, "csrf_token": security.csrf_token()})
+
+
+@bp.delete("/matches/<match_id>/session")
+def sign_out(match_id: str) -> Any:
+    """Forget this browser's roles in the match."""
+    security.check_csrf()
+    security.revoke(str(service().match_key(match_id)))
+    return jsonify({"signed_out": True})
+
+
+# ---------------------------------------------------------------------- host
+
+
+def _as_host(match_id: str) -> str:
+    mid = str(service().match_key(match_id))
+    security.require_role(mid, security.HOST)
+    return mid
+
+
+@bp.post("/matches/<match_id>/steps")
+def open_step(match_id: str) -> Any:
+    """The host opens the next step, with a deadline (``seconds`` or RFC 3339 ``deadline``)."""
+    mid = _as_host(match_id)
+    body = security.json_body()
+    seconds = _field(body, "seconds", int, required=False)
+    if seconds is not None and not 1 <= seconds <= 7 * 24 * 3600:
+        msg = "'seconds' is between 1 and 604800 (a week)"
+        raise BadRequest(msg)
+    deadline = _field(body, "deadline", str, required=False)
+    deal = _field(body, "deal", dict, required=False)
+    number = service().open_step(mid, deadline=deadline, seconds=seconds, deal=deal)
+    return jsonify({"step": number, "status": service().status(mid)["step"]}), 201
+
+
+@bp.post("/matches/<match_id>/seal")
+def seal(match_id: str) -> Any:
+    """The host seals the open step now (missing players get the game's default)."""
+    mid = _as_host(match_id)
+    return jsonify({"result": service().seal(mid), "status": service().status(mid)})
+
+
+@bp.post("/matches/<match_id>/openings/force")
+def force_openings(match_id: str) -> Any:
+    """The host ends the opening window: unopened self-custody picks get the default."""
+    mid = _as_host(match_id)
+    return jsonify({"result": service().force_openings(mid), "status": service().status(mid)})
+
+
+@bp.post("/matches/<match_id>/decisions/default")
+def default_decision(match_id: str) -> Any:
+    """The host applies the default to the pending decision (as its deadline would)."""
+    mid = _as_host(match_id)
+    return jsonify({"result": service().apply_decision_default(mid), "status": service().status(mid)})
+
+
+# ---------------------------------------------------------------------- players
+
+
+def _as_player(match_id: str, player: str) -> str:
+    mid = str(service().match_key(match_id))
+    security.require_role(mid, player)
+    return mid
+
+
+def _player_body(match_id: str, player: str) -> tuple[str, dict[str, Any], Any]:
+    """Authorise ``player``; return the match id, the JSON body and its ``payload``."""
+    mid = _as_player(match_id, player)
+    body = security.json_body()
+    if "payload" not in body:
+        raise BadRequest("'payload' is required")
+    return mid, body, body["payload"]
+
+
+@bp.get("/matches/<match_id>/players/<player>")
+def private_view(match_id: str, player: str) -> Any:
+    """A player's own view (hand, sequence) and current pick: only for that player."""
+    mid = _as_player(match_id, player)
+    return jsonify({"player": player, **service().private_state(mid, player)})
+
+
+@bp.post("/matches/<match_id>/players/<player>/join")
+@security.submit_limit
+def join(match_id: str, player: str) -> Any:
+    """A player takes their seat, optionally adding public entropy (before the first deal)."""
+    mid = _as_player(match_id, player)
+    entropy = _field(security.json_body(), "entropy", str, required=False)
+    return jsonify({"joined": service().join(mid, player, entropy)})
+
+
+@bp.post("/matches/<match_id>/players/<player>/submissions")
+@security.submit_limit
+def submit(match_id: str, player: str) -> Any:
+    """Seal a pick (sealed custody); amend by submitting again until the step is sealed.
+
+    Send ``salt`` (64 hex digits) to have computed the commitment yourself (the dealer
+    room does, in the browser); the response's commitment must equal yours.
+    """
+    mid, body, payload = _player_body(match_id, player)
+    result = service().submit(
+        mid,
+        player,
+        payload,
+        step=_field(body, "step", int, required=False),
+        salt=_field(body, "salt", str, required=False),
+        signature=_field(body, "signature", str, required=False),
+    )
+    log.info("match %s step %s: %s submitted", mid, result["step"], player)
+    return jsonify(result), 201
+
+
+@bp.post("/matches/<match_id>/players/<player>/commitments")
+@security.submit_limit
+def commit_only(match_id: str, player: str) -> Any:
+    """Self-custody: send only the commitment now; open it after the seal."""
+    mid = _as_player(match_id, player)
+    body = security.json_body()
+    result = service().submit_commitment(
+        mid,
+        player,
+        _field(body, "commitment", str),
+        step=_field(body, "step", int, required=False),
+        signature=_field(body, "signature", str, required=False),
+    )
+    return jsonify(result), 201
+
+
+@bp.post("/matches/<match_id>/players/<player>/openings")
+@security.submit_limit
+def open_commitment(match_id: str, player: str) -> Any:
+    """Self-custody: open the commitment (payload and salt) after the step is sealed."""
+    mid, body, payload = _player_body(match_id, player)
+    result = service().open_commitment(mid, player, payload, _field(body, "salt", str))
+    return jsonify({"result": result, "status": service().status(mid)})
+
+
+@bp.post("/matches/<match_id>/players/<player>/decisions")
+@security.submit_limit
+def decide(match_id: str, player: str) -> Any:
+    """Answer the decision resolution asks of this player (public, logged)."""
+    mid, _, payload = _player_body(match_id, player)
+    result = service().decide(mid, player, payload)
+    return jsonify({"result": result, "status": service().status(mid)})
+
+
+# ---------------------------------------------------------------------- errors
 
 
 def _error(status: int, message: str) -> Any:
@@ -43,7 +352,7 @@ def _error(status: int, message: str) -> Any:
 
 
 def init_app(app: Flask) -> None:
-    """Register the JSON error handlers."""
+    """Register the JSON error handlers (for pages too: a page error is a short JSON)."""
 
     @app.errorhandler(NotFound)
     def not_found(exc: NotFound) -> Any:
@@ -51,23 +360,16 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ValueError)
     def bad_input(exc: ValueError) -> Any:
-        return _error(400, str(exc))
+        return _error(409 if isinstance(exc, CONFLICTS) else 400, str(exc))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
-        return _error(exc.code or 500, exc.description or exc.name)
+        response = _error(exc.code or 500, exc.description or exc.name)
+        if exc.code == 401:  # noqa: PLR2004
+            response.headers["WWW-Authenticate"] = 'Bearer realm="dealerroom"'
+        return response
 
-
-@bp.get("/key")
-def public_key() -> Any:
-    """The verifier key of every checkpoint this service signs."""
-    return jsonify({"public_key": service().public_key()})
-
-
-@bp.get("/matches/<match_id>/checkpoint")
-def checkpoint(match_id: str) -> Any:
-    """The latest signed checkpoint, or a consistency proof from ``?from=SIZE``."""
-    old = request.args.get("from", type=int)
-    if old is not None:
-        return jsonify(service().consistency(match_id, old))
-    return jsonify(service().checkpoint(match_id))
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Any:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return _error(500, "internal error; it has been logged")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -10,17 +9,9 @@ from flask.testing import FlaskClient
 
 from domain.signed_note import open_checkpoint
 from service.demo import DEMOS, load_demo
-from web import create_app, service
+from web import service
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"DEALERROOM_INSTANCE": str(tmp_path / "instance"), "TESTING": True})
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def test_the_demo_loads_a_complete_match_of_every_game_once(app: Flask, client: FlaskClient) -> None:

@@ -1,0 +1,343 @@
+"""The OpenAPI 3.1 document of the JSON API (served at ``/api/openapi.json``).
+
+Written by hand next to the routes of :mod:`web.api`; ``tests/e2e/test_openapi.py``
+checks that every route is described and every described route exists, and the fuzzing
+tests drive the API from this document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+JSON = "application/json"
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_MATCH_ID = {
+    "name": "match_id",
+    "in": "path",
+    "required": True,
+    "description": "the match id (a UUID)",
+    "schema": {"type": "string"},
+}
+_PLAYER = {
+    "name": "player",
+    "in": "path",
+    "required": True,
+    "description": "the player's name",
+    "schema": {"type": "string"},
+}
+_ANY = {}  # any JSON value (a pick or a decision is game-specific)
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    words = {
+        400: "bad input (the message says what)",
+        401: "needs the role's token or its private link",
+        403: "the token or link is not this role's, or the CSRF header is missing",
+        404: "no such match or player",
+        409: "not now: no step open, the match has finished, no decision pending",
+        413: "the body is too large",
+        429: "too many submissions; try again shortly",
+    }
+    return {
+        str(c): {"description": words[c], "content": {JSON: {"schema": _ERROR}}} for c in codes
+    }
+
+
+def _body(schema: dict[str, Any], *, required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": {JSON: {"schema": schema}}}
+
+
+def _ok(description: str, schema: dict[str, Any] | None = None, code: int = 200) -> dict[str, Any]:
+    return {str(code): {"description": description, "content": {JSON: {"schema": schema or {"type": "object"}}}}}
+
+
+def _obj(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+_STATUS = {"$ref": "#/components/schemas/Status"}
+_READ = _errors(400, 404)
+_HOST = [{"bearer": []}, {"session": []}]
+
+
+def _host_action(summary: str, body: dict[str, Any] | None = None, code: int = 200) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "summary": summary,
+        "security": _HOST,
+        "parameters": [_MATCH_ID],
+        "responses": {
+            **_ok("done", _obj({"result": {}, "status": _STATUS}), code),
+            **_errors(400, 401, 403, 404, 409),
+        },
+    }
+    if body is not None:
+        op["requestBody"] = _body(body)
+    return op
+
+
+def _player_action(summary: str, body: dict[str, Any], code: int = 200, ok: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "summary": summary,
+        "security": _HOST,
+        "parameters": [_MATCH_ID, _PLAYER],
+        "requestBody": _body(body),
+        "responses": {
+            **_ok("done", ok, code),
+            **_errors(400, 401, 403, 404, 409, 413, 429),
+        },
+    }
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI document."""
+    match = "/api/matches/{match_id}"
+    player = f"{match}/players/{{player}}"
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "dealerroom",
+            "version": "1",
+            "description": (
+                "Sealed picks committed, revealed, replayed and proven fair. Acting as a role "
+                "needs its token as `Authorization: Bearer <token>`, or a session grant from "
+                "its private link plus the `X-CSRF-Token` header. Errors are JSON objects "
+                "with an `error` message."
+            ),
+        },
+        "paths": {
+            "/api/openapi.json": {"get": {"summary": "this document", "responses": _ok("the document")}},
+            "/api/games": {
+                "get": {
+                    "summary": "the games, their rules versions, disclosure and default options",
+                    "responses": _ok("the games", {"type": "array", "items": {"type": "object"}}),
+                }
+            },
+            "/api/key": {
+                "get": {
+                    "summary": "the C2SP verifier key of every checkpoint",
+                    "responses": _ok("the key", _obj({"public_key": {"type": "string"}}, ["public_key"])),
+                }
+            },
+            "/api/matches": {
+                "get": {
+                    "summary": "the match list, most recent activity first",
+                    "responses": _ok("the matches", {"type": "array", "items": {"type": "object"}}),
+                },
+                "post": {
+                    "summary": "create a match; the answer holds the host's and players' tokens and private links, shown once",
+                    "requestBody": _body(
+                        _obj(
+                            {
+                                "game": {"type": "string"},
+                                "players": {"type": "array", "items": {"type": "string"}},
+                                "options": {"type": "object"},
+                                "custody": {
+                                    "type": "object",
+                                    "additionalProperties": {"enum": ["sealed", "self"]},
+                                },
+                                "player_keys": {"type": "object", "additionalProperties": {"type": "string"}},
+                                "sign_in_as_host": {"type": "boolean"},
+                            },
+                            ["game", "players"],
+                        )
+                    ),
+                    "responses": {
+                        **_ok(
+                            "created",
+                            _obj(
+                                {
+                                    "match_id": {"type": "string"},
+                                    "host_token": {"type": "string"},
+                                    "player_tokens": {"type": "object"},
+                                    "links": {"type": "object"},
+                                },
+                                ["match_id", "host_token", "player_tokens", "links"],
+                            ),
+                            201,
+                        ),
+                        **_errors(400, 413, 429),
+                    },
+                },
+            },
+            match: {
+                "get": {
+                    "summary": "where the match stands: current step, who has submitted (never what)",
+                    "parameters": [_MATCH_ID],
+                    "responses": {**_ok("the status", _STATUS), **_READ},
+                }
+            },
+            f"{match}/records": {
+                "get": {
+                    "summary": "the public records in log order",
+                    "parameters": [
+                        _MATCH_ID,
+                        {"name": "from", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    ],
+                    "responses": {**_ok("the records", {"type": "array", "items": {"$ref": "#/components/schemas/Record"}}), **_READ},
+                }
+            },
+            f"{match}/state": {
+                "get": {
+                    "summary": "the public game state now, or just after record `at`",
+                    "parameters": [
+                        _MATCH_ID,
+                        {"name": "at", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    ],
+                    "responses": {**_ok("the public view"), **_READ},
+                }
+            },
+            f"{match}/checkpoint": {
+                "get": {
+                    "summary": "the latest signed checkpoint, or a consistency proof from size `from`",
+                    "parameters": [
+                        _MATCH_ID,
+                        {"name": "from", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    ],
+                    "responses": {**_ok("the checkpoint"), **_READ},
+                }
+            },
+            f"{match}/bundle": {
+                "get": {
+                    "summary": "the bundle (docs/protocol-bundles.md): records, every checkpoint, the key",
+                    "parameters": [
+                        _MATCH_ID,
+                        {"name": "download", "in": "query", "schema": {"type": "string"}},
+                    ],
+                    "responses": {**_ok("the bundle"), **_READ},
+                }
+            },
+            f"{match}/session": {
+                "post": {
+                    "summary": "exchange a private link's token for a grant in the session cookie",
+                    "parameters": [_MATCH_ID],
+                    "requestBody": _body(_obj({"token": {"type": "string"}}, ["token"])),
+                    "responses": {
+                        **_ok("signed in", _obj({"role": {"type": "string"}, "csrf_token": {"type": "string"}})),
+                        **_errors(400, 403, 404),
+                    },
+                },
+                "delete": {
+                    "summary": "forget this browser's roles in the match",
+                    "parameters": [_MATCH_ID],
+                    "responses": {**_ok("signed out"), **_errors(403, 404)},
+                },
+            },
+            f"{match}/steps": {
+                "post": _host_action(
+                    "open the next step with a deadline (and optionally an explicit deal)",
+                    _obj(
+                        {
+                            "seconds": {"type": "integer", "minimum": 1, "maximum": 604800},
+                            "deadline": {"type": "string", "format": "date-time"},
+                            "deal": {"type": "object"},
+                        }
+                    ),
+                    201,
+                )
+            },
+            f"{match}/seal": {"post": _host_action("seal the open step now")},
+            f"{match}/openings/force": {"post": _host_action("end the opening window of self-custody picks")},
+            f"{match}/decisions/default": {"post": _host_action("apply the default to the pending decision")},
+            player: {
+                "get": {
+                    "summary": "the player's own view and current pick (that player only)",
+                    "security": _HOST,
+                    "parameters": [_MATCH_ID, _PLAYER],
+                    "responses": {**_ok("the private view"), **_errors(401, 403, 404)},
+                }
+            },
+            f"{player}/join": {
+                "post": _player_action(
+                    "take the seat, optionally adding public entropy (before the first deal)",
+                    _obj({"entropy": {"type": "string", "minLength": 1, "maxLength": 256}}),
+                )
+            },
+            f"{player}/submissions": {
+                "post": _player_action(
+                    "seal a pick (sealed custody); amend by sending again until the seal",
+                    _obj(
+                        {
+                            "payload": _ANY,
+                            "salt": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                            "step": {"type": "integer"},
+                            "signature": {"type": "string"},
+                        },
+                        ["payload"],
+                    ),
+                    201,
+                    _obj(
+                        {
+                            "step": {"type": "integer"},
+                            "player": {"type": "string"},
+                            "commitment": {"type": "string"},
+                            "receipt": {"type": "object"},
+                        },
+                        ["step", "player", "commitment", "receipt"],
+                    ),
+                )
+            },
+            f"{player}/commitments": {
+                "post": _player_action(
+                    "self custody: send only the commitment",
+                    _obj(
+                        {
+                            "commitment": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                            "step": {"type": "integer"},
+                            "signature": {"type": "string"},
+                        },
+                        ["commitment"],
+                    ),
+                    201,
+                )
+            },
+            f"{player}/openings": {
+                "post": _player_action(
+                    "self custody: open the commitment after the seal",
+                    _obj({"payload": _ANY, "salt": {"type": "string"}}, ["payload", "salt"]),
+                )
+            },
+            f"{player}/decisions": {
+                "post": _player_action(
+                    "answer the decision resolution asks (public)",
+                    _obj({"payload": _ANY}, ["payload"]),
+                )
+            },
+        },
+        "components": {
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "a role's token"},
+                "session": {
+                    "type": "apiKey",
+                    "in": "cookie",
+                    "name": "dealerroom",
+                    "description": "a grant from a private link, with the X-CSRF-Token header",
+                },
+            },
+            "schemas": {
+                "Error": _obj({"error": {"type": "string"}}, ["error"]),
+                "Record": _obj(
+                    {
+                        "seq": {"type": "integer"},
+                        "type": {"type": "string"},
+                        "at": {"type": "string"},
+                        "data": {"type": "object"},
+                    },
+                    ["seq", "type", "at", "data"],
+                ),
+                "Status": _obj(
+                    {
+                        "match_id": {"type": "string"},
+                        "game": {"type": "string"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "finished": {"type": "boolean"},
+                        "step": {"type": ["object", "null"]},
+                    },
+                    ["match_id", "game", "players", "finished", "step"],
+                ),
+            },
+        },
+    }
