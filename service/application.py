@@ -37,6 +37,7 @@ from service.config import Settings
 from service.readmodel import MatchIndex
 from domain.signed_note import Signer
 from service.sealing import SealedTranscoding
+from service.sqlite_pragmas import tune_sqlite
 
 T = TypeVar("T")
 
@@ -84,6 +85,7 @@ class DealerRoom(Application[UUID]):
         persistence.update(env or {})
         super().__init__(env=persistence)
         datastore = self.factory.datastore  # type: ignore[attr-defined]
+        tune_sqlite(datastore.engine, settings.sqlite_synchronous)  # WAL, fsync, busy wait
         self.index = MatchIndex(
             datastore.engine,
             settings.db_schema,

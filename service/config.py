@@ -15,6 +15,9 @@ generated once into the instance folder with owner-only permissions and reused.
 ``DEALERROOM_ORIGIN``          log origin prefix for checkpoints (default ``dealerroom.localhost``)
 ``DEALERROOM_SESSION_KEY``     key that signs the web front end's session cookies, 64 hex digits
 ============================== ===============================================================
+
+``DEALERROOM_SQLITE_SYNCHRONOUS`` (``FULL``, the default, ``NORMAL`` or ``EXTRA``) sets how often
+the embedded SQLite store fsyncs; :mod:`service.sqlite_pragmas` says why FULL.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from service.sqlite_pragmas import SYNCHRONOUS_LEVELS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -48,6 +53,7 @@ class Settings:
     signing_seed: bytes
     origin: str
     session_key: bytes  # signs the web front end's session cookies
+    sqlite_synchronous: str = "FULL"  # see service.sqlite_pragmas
 
     @classmethod
     def load(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -77,7 +83,16 @@ class Settings:
                 env.get("DEALERROOM_SESSION_KEY") or _key_file(instance / SESSION_KEY_FILE),
                 "DEALERROOM_SESSION_KEY",
             ),
+            sqlite_synchronous=_sqlite_synchronous(env),
         )
+
+
+def _sqlite_synchronous(env: Mapping[str, str]) -> str:
+    level = (env.get("DEALERROOM_SQLITE_SYNCHRONOUS") or "FULL").strip().upper()
+    if level not in SYNCHRONOUS_LEVELS:
+        msg = f"DEALERROOM_SQLITE_SYNCHRONOUS must be one of {', '.join(SYNCHRONOUS_LEVELS)}"
+        raise ConfigError(msg)
+    return level
 
 
 def _hex_key(text: str, name: str) -> bytes:
