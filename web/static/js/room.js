@@ -60,8 +60,9 @@ function pickChoices(me) {
   if (game === "six-nimmt" && me.view && Array.isArray(me.view.hand)) {
     return me.view.hand.map((card) => [String(card), { card }]);
   }
-  if (game === "vote" && status.options && Array.isArray(status.options.candidates)) {
-    return status.options.candidates.map((c) => [c, { vote: c }]);
+  if (game === "vote") {
+    const candidates = (status.options && status.options.candidates) || status.players;
+    return candidates.map((c) => [c, { vote: c }]);
   }
   return [];
 }
