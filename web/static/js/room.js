@@ -96,9 +96,15 @@ async function refresh() {
 }
 
 function render(me) {
-  $("private-view").replaceChildren(Object.assign(document.createElement("pre"), {
-    className: "mono", textContent: JSON.stringify(me.view, null, 1),
-  }));
+  const list = document.createElement("dl");
+  list.className = "view";
+  for (const [key, value] of Object.entries(me.view || {})) {
+    const term = Object.assign(document.createElement("dt"), { textContent: key });
+    const shown = Array.isArray(value) && value.every((v) => typeof v !== "object")
+      ? value.join("  ") : JSON.stringify(value);
+    list.append(term, Object.assign(document.createElement("dd"), { className: "mono", textContent: shown }));
+  }
+  $("private-view").replaceChildren(list);
   const pick = $("current-pick");
   if (me.current_pick && me.current_pick.pick !== undefined) {
     pick.textContent = `${JSON.stringify(me.current_pick.pick)} (step ${me.current_pick.step})`;
