@@ -1,0 +1,107 @@
+"""gunicorn settings for dealerroom: ``gunicorn -c gunicorn.conf.py web.wsgi:app``.
+
+Every value comes from the environment; the defaults suit a 2-core machine (docs/deploy.md):
+
+============================== =============================================================
+``DEALERROOM_BIND``            address to listen on (default ``127.0.0.1:8000``)
+``DEALERROOM_WORKERS``         worker processes (default 1 on SQLite, 2 on PostgreSQL)
+``DEALERROOM_THREADS``         threads per worker (default 8)
+``DEALERROOM_TIMEOUT``         seconds before a silent worker is restarted (default 30)
+``DEALERROOM_PROXY_HOPS``      trusted reverse proxies in front (default 0; see web/proxies.py)
+``DEALERROOM_CONTROL_SOCKET``  path of gunicorn's control socket for ``gunicornc`` (default none)
+============================== =============================================================
+
+Why one worker on SQLite: SQLite has one writer at a time per database file. Inside one
+process, eventsourcing-sqlalchemy queues writers on a lock, first come first served; writers
+in different processes instead poll the file lock until the busy timeout (5 s), so under
+load a worker can be starved and a save fails and is retried. One worker with 8 threads
+keeps every write in the fair queue, and a request spends most of its time in SQLite, which
+releases the GIL. On PostgreSQL, each worker is a process of its own with its own pool, and
+two use both cores.
+
+The deadline ticker (``web.cli.start_ticker``) runs in exactly one worker: each worker asks
+for an exclusive ``flock`` on ``<instance>/ticker.lock`` in a background thread; the first
+one gets it and ticks, the others wait on the lock. When the ticking worker dies (a crash,
+``max_requests``, a restart) the kernel releases its lock and a waiting worker takes over
+at once. Ticks are idempotent commands retried on conflict, so two tickers would do no harm
+(several hosts over one PostgreSQL each run one), but one per instance does the work once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sys
+import threading
+from typing import Any
+
+
+def _count(name: str, default: int, least: int = 1) -> int:
+    """A whole number from the environment; a bad one stops gunicorn with one line."""
+    text = os.environ.get(name) or str(default)
+    try:
+        value = int(text)
+    except ValueError:
+        value = least - 1
+    if value < least:
+        print(f"dealerroom: error: {name} must be a whole number >= {least}, not {text!r}",
+              file=sys.stderr)  # fmt: skip
+        raise SystemExit(2)
+    return value
+
+
+def _on_sqlite() -> bool:
+    url = os.environ.get("DEALERROOM_DATABASE_URL") or "sqlite:"  # the default store
+    return url.startswith("sqlite")
+
+
+bind = [os.environ.get("DEALERROOM_BIND") or "127.0.0.1:8000"]
+workers = _count("DEALERROOM_WORKERS", 1 if _on_sqlite() else 2)
+threads = _count("DEALERROOM_THREADS", 8)
+worker_class = "gthread"
+timeout = _count("DEALERROOM_TIMEOUT", 30)
+_count("DEALERROOM_PROXY_HOPS", 0, least=0)  # checked here, used by web/wsgi.py (web/proxies.py)
+# Each worker imports the app itself after the fork, so no database connection is shared.
+preload_app = False
+accesslog = "-"
+errorlog = "-"
+# gunicorn >= 25 opens a control socket for gunicornc at one path per user, which two
+# instances would fight over: it is opt-in, at a path of your choosing.
+if os.environ.get("DEALERROOM_CONTROL_SOCKET"):
+    control_socket = os.environ["DEALERROOM_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
+
+
+def on_starting(server: Any) -> None:
+    """Create the store's tables and the instance's keys once, in the master, before forking.
+
+    Workers starting together on a new store would otherwise race to create them, and the
+    loser fails to boot ("table ... already exists"), which stops gunicorn.
+    """
+    from web import create_app, service  # noqa: PLC0415 - only the master needs it here
+
+    service(create_app()).close()
+    server.log.info("dealerroom: store and keys ready")
+
+
+def post_worker_init(worker: Any) -> None:
+    """Start the deadline ticker in this worker once it holds the instance's ticker lock."""
+    from web import service  # noqa: PLC0415 - the worker has just imported the app
+    from web.cli import start_ticker  # noqa: PLC0415
+
+    room = service(worker.wsgi)
+    path = room.settings.instance / "ticker.lock"
+    pid = os.getpid()
+
+    def tick_when_first() -> None:
+        with path.open("a") as lock:  # open for the worker's life: closing it would unlock
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                worker.log.info("dealerroom: worker %s waits to run the deadline ticker", pid)
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            worker.log.info("dealerroom: deadline ticker running in worker %s", pid)
+            start_ticker(room).join()  # never returns
+
+    threading.Thread(target=tick_when_first, name="dealerroom-ticker-lock", daemon=True).start()
