@@ -1613,19 +1613,29 @@ def _default_words(game: str, data: Mapping[str, Any]) -> str:
     return f"{player} {why}, {what}."
 
 
+def _opening(game: str, step: _Step) -> list[str]:
+    """What the step opened with: the round and its deal (6 nimmt!), the pool (Picking Nine)."""
+    opened = step.opened or {}
+    deal, view = opened.get("deal") or {}, (step.resolved or {}).get("view") or {}
+    words = []
+    if game == "six-nimmt":
+        if view.get("round"):
+            words.append(f"Round {view['round']}, turn {view.get('turn')}.")
+        if deal.get("rows"):
+            words.append(f"The rows start with {_listed(deal['rows'])}.")
+        if deal.get("virtual_hand"):
+            words.append(
+                f"The virtual player's new hand (public): {_listed(deal['virtual_hand'])}."
+            )
+    elif game == "picking-nine" and (opened.get("view") or {}).get("pool"):
+        words.append(f"The pool: {_listed(opened['view']['pool'])}.")
+    return words
+
+
 def _six_nimmt_account(step: _Step, game_words: list[str]) -> None:
     outcome = (step.resolved or {}).get("outcome") or {}
     view = (step.resolved or {}).get("view") or {}
     rows = [list(r) for r in ((step.opened or {}).get("view") or {}).get("rows") or []]
-    if view.get("round"):
-        game_words.append(f"Round {view['round']}, turn {view.get('turn')}.")
-    deal = (step.opened or {}).get("deal") or {}
-    if deal.get("rows"):
-        game_words.append(f"The rows start with {_listed(deal['rows'])}.")
-    if deal.get("virtual_hand"):
-        game_words.append(
-            f"The virtual player's new hand (public): {_listed(deal['virtual_hand'])}."
-        )
     revealed = [
         f"{p} {v.get('card')}" for p, v in step.seated(step.revealed) if isinstance(v, dict)
     ]
@@ -1764,11 +1774,7 @@ def _apocalypse_account(step: _Step, game_words: list[str]) -> None:
 
 
 def _picking_nine_account(step: _Step, game_words: list[str]) -> None:
-    opened = (step.opened or {}).get("view") or {}
     outcome = (step.resolved or {}).get("outcome") or {}
-    pool = (step.resolved or {}).get("view", {}).get("pool") or opened.get("pool") or []
-    if pool:
-        game_words.append(f"The pool: {_listed(pool)}.")
     if step.resolved is None:
         return
     banned = outcome.get("banned")
@@ -1869,10 +1875,18 @@ def account(records: Sequence[Record], step: int) -> list[str]:
     found = _step(records, step)
     if found.opened is None:
         return []
-    kind = found.opened.get("kind") or "step"
-    words = [f"Step {step} ({kind})."]
-    asked = found.opened.get("submitters") or []
+    words = [f"Step {step} ({found.opened.get('kind') or 'step'})."]
+    told: list[str] = []
+    try:
+        opening = _opening(game, found)
+        _ACCOUNTS.get(game, _generic_account)(found, told)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        # A record this game's account cannot read (a damaged log): tell it as it is.
+        opening, told = [], []
+        _generic_account(found, told)
+    words += opening
     if found.resolved is None:
+        asked = found.opened.get("submitters") or []
         sealed = (
             f"{len(found.revealed)} revealed"
             if found.revealed
@@ -1883,13 +1897,6 @@ def account(records: Sequence[Record], step: int) -> list[str]:
             f"committed, {sealed}."
         )
     words += [_default_words(game, d) for d in found.defaults]
-    told: list[str] = []
-    try:
-        _ACCOUNTS.get(game, _generic_account)(found, told)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        # A record this game's account cannot read (a damaged log): tell it as it is.
-        told = []
-        _generic_account(found, told)
     words += told
     if game != "six-nimmt":
         for decision in found.decisions:

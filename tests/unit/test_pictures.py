@@ -354,6 +354,11 @@ def test_picking_nine_chart_and_account() -> None:
     # Before the end, want-lists, bans and priorities are sealed, so no account tells them.
     under_way = recs[: seq_of(recs, "StepOpened", 3)]
     assert not any("wanted" in line or "priority" in line for line in account(under_way, 1))
+    sealed = recs[: seq_of(recs, "StepSealed", 3) + 1]
+    assert account(sealed, 3)[2] == (
+        "The step is not resolved yet: 6 of 6 picks committed, they stay sealed until the rules "
+        "reveal them."
+    )
 
 
 # ---------------------------------------------------------------------------
