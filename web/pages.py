@@ -45,7 +45,7 @@ def timeline(match_id: str) -> Any:
         at=at,
         last=last,
         selected=records[at],
-        picture=picture(records, at),
+        picture=picture(records, at, board=board),
         chart=chart(records),
         diff=board.diff(at - 1, at) if at > 0 else [],
     )
@@ -58,7 +58,7 @@ def picture_fragment(match_id: str) -> Any:
     at = request.args.get("at", type=int)
     if at is None or not 0 <= at < len(board):
         abort(400, f"?at= is a record number from 0 to {len(board) - 1}")
-    return render_template("picture.html", picture=picture(board.records, at), at=at)
+    return render_template("picture.html", picture=picture(board.records, at, board=board), at=at)
 
 
 @bp.get("/new")
