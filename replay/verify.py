@@ -85,6 +85,7 @@ from replay.state import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
+    from typing import TextIO
 
 ResultT = TypeVar("ResultT")
 
@@ -95,6 +96,7 @@ CHECKS = (
 PASS, FAIL, PENDING = "pass", "fail", "pending"
 VERDICT_FORMAT = "dealerroom/verdict/v1"
 PROGRESS_EVERY = 4096
+PROGRESS_LARGE = 50_000  # records; a bundle this long shows progress even off a terminal
 
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -1288,6 +1290,48 @@ def _first_uncovered(lo: int, hi: int, good: Sequence[tuple[int, int]]) -> int:
 # ---------------------------------------------------------------------------
 
 
+def progress_reporter(
+    records: int, stream: TextIO | None = None
+) -> Callable[[int, int], None] | None:
+    """A ``progress`` callback for :func:`verify_bundle` that writes to ``stream`` (stderr).
+
+    On a terminal, a bundle of at least :data:`PROGRESS_EVERY` records gets one line
+    rewritten in place and cleared at the end; off a terminal, a bundle of at least
+    :data:`PROGRESS_LARGE` records gets a line at every tenth of the work. Otherwise there
+    is nothing to report (``None``): a small bundle is checked before anyone would wait.
+
+    >>> import io
+    >>> stream = io.StringIO()
+    >>> report = progress_reporter(100_000, stream)
+    >>> for done in (50_000, 52_000, 100_000, 200_000):
+    ...     report(done, 200_000)
+    >>> print(stream.getvalue(), end="")
+    verifying 100,000 records: 25%
+    verifying 100,000 records: 50%
+    verifying 100,000 records: 100%
+    >>> progress_reporter(10, io.StringIO()) is None
+    True
+    """
+    out = sys.stderr if stream is None else stream
+    terminal = bool(getattr(out, "isatty", lambda: False)())
+    if records < (PROGRESS_EVERY if terminal else PROGRESS_LARGE):
+        return None
+    shown = [-1]
+
+    def report(done: int, total: int) -> None:
+        percent = 100 * done // max(total, 1)
+        if terminal:
+            end = done >= total
+            text = "" if end else f"verifying {records:,} records: {percent}%"
+            out.write(f"\r\x1b[K{text}")
+        elif percent // 10 > shown[0]:
+            shown[0] = percent // 10
+            out.write(f"verifying {records:,} records: {percent}%\n")
+        out.flush()
+
+    return report
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Verify a bundle file; print the verdict; return 0 (ok), 1 (a check failed) or 2."""
     parser = argparse.ArgumentParser(
@@ -1299,11 +1343,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--receipt", type=Path, action="append", default=[], help="a receipt file (repeatable)"
     )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument(
+        "--no-progress", action="store_true", help="never report progress on stderr"
+    )
     args = parser.parse_args(argv)
     try:
         bundle = load_bundle(args.bundle.read_bytes())
         receipts = [json.loads(path.read_text(encoding="utf-8")) for path in args.receipt]
-        verdict = verify_bundle(bundle, trusted_key=args.trusted_key, receipts=receipts)
+        progress = None if args.no_progress else progress_reporter(len(bundle["records"]))
+        verdict = verify_bundle(
+            bundle, trusted_key=args.trusted_key, receipts=receipts, progress=progress
+        )
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -1321,6 +1371,7 @@ __all__ = [
     "Verdict",
     "Visitor",
     "main",
+    "progress_reporter",
     "verify_bundle",
     "walk",
 ]
