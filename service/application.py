@@ -33,6 +33,14 @@ from domain.match import (
     public_record,
     token_hash,
 )
+from service.archive import (
+    ImportedMatch,
+    ImportedMatchError,
+    ImportResult,
+    export_bundle,
+    find_imported,
+    import_bundle,
+)
 from service.config import Settings
 from service.readmodel import MatchIndex
 from domain.signed_note import Signer
@@ -137,6 +145,12 @@ class DealerRoom(Application[UUID]):
         except AggregateNotFoundError:
             msg = f"no match {key}"
             raise NotFound(msg) from None
+        if isinstance(match, ImportedMatch):
+            msg = (
+                f"match {key} was imported from {match.summary['host']}: it is a read-only "
+                "record here (its records, checkpoints and bundle can be read)"
+            )
+            raise ImportedMatchError(msg)
         if not isinstance(match, Match):  # pragma: no cover - foreign aggregate
             msg = f"no match {key}"
             raise NotFound(msg)
@@ -226,7 +240,7 @@ class DealerRoom(Application[UUID]):
         """Which role a token grants in a match (``"host"``, a player id) or ``None``."""
         try:
             match = self.get_match(match_id)
-        except NotFound:
+        except (NotFound, ImportedMatchError):
             return None
         for role in [HOST, *match.players]:
             if match.check_credential(role, token):
@@ -412,6 +426,9 @@ class DealerRoom(Application[UUID]):
 
         :raises NotFound: for an unknown or malformed id.
         """
+        imported = find_imported(self, match_id)
+        if imported is not None:
+            return imported.records()
         key = self.match_key(match_id)
         records = [public_record(e) for e in self.events.get(key)]
         if not records:
@@ -433,6 +450,9 @@ class DealerRoom(Application[UUID]):
 
     def public_state(self, match_id: str) -> dict[str, Any]:
         """The public view of a match's game state now."""
+        imported = find_imported(self, match_id)
+        if imported is not None:
+            return imported.public_view()
         return self.get_match(match_id).public_view()
 
     def private_state(self, match_id: str, player: str) -> dict[str, Any]:
@@ -488,16 +508,54 @@ class DealerRoom(Application[UUID]):
 
     def checkpoint(self, match_id: str, size: int | None = None) -> dict[str, Any]:
         """The signed checkpoint of a match's log (latest, or at ``size``)."""
+        imported = find_imported(self, match_id)
+        if imported is not None:
+            return imported.checkpoint(size)
         return self.tlog.checkpoint(self._logged_key(match_id), size)
 
     def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
         """The latest (or ``new_size``) checkpoint with a proof that it extends ``old_size``."""
+        imported = find_imported(self, match_id)
+        if imported is not None:
+            return imported.consistency(old_size, new_size)
         return self.tlog.consistency(self._logged_key(match_id), old_size, new_size)
 
-    def public_key(self) -> str:
-        """The verifier key (C2SP vkey text) of every checkpoint this service signs."""
-        return self.tlog.public_key
+    def public_key(self, match_id: str | None = None) -> str:
+        """The verifier key (C2SP vkey text) of every checkpoint this service signs.
+
+        Given an imported match, the key of its host, which signed its checkpoints.
+        """
+        imported = None if match_id is None else find_imported(self, match_id)
+        return self.tlog.public_key if imported is None else imported.public_key
 
     def matches(self) -> list[dict[str, Any]]:
         """The match list."""
         return self.index.matches()
+
+    # ------------------------------------------------------------------ bundles (service.archive)
+
+    def bundle(self, match_id: str) -> dict[str, Any]:
+        """A match's bundle (``dealerroom/bundle/v1``); an imported match's as imported.
+
+        :raises NotFound: for an unknown or malformed id.
+        """
+        return export_bundle(self, match_id)
+
+    def import_bundle(
+        self,
+        bundle: Any,
+        *,
+        trusted_key: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ImportResult:
+        """Verify another host's bundle and keep it as a read-only imported match.
+
+        ``progress(done, total)`` receives the verifier's progress.
+
+        :raises BundleError, BundleRefused, ImportConflict: nothing is written.
+        """
+        return import_bundle(self, bundle, trusted_key=trusted_key, progress=progress)
+
+    def imported(self, match_id: str) -> ImportedMatch | None:
+        """The imported match with this id (``None`` for a match of this service or none)."""
+        return find_imported(self, match_id)

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Integer,
@@ -33,6 +34,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from domain.match import Match, parse_time
+from service.archive import IMPORT_TOPIC, ImportedMatch
 from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
@@ -71,6 +73,19 @@ def _tables(meta: MetaData) -> tuple[Table, Table]:
     return index, tracking
 
 
+def _imports_table(meta: MetaData) -> Table:
+    """Which matches of the index are imported bundles, and from where."""
+    return Table(
+        "dealerroom_imports",
+        meta,
+        Column("match_id", String(36), primary_key=True),
+        Column("origin", Text, nullable=False),
+        Column("public_key", Text, nullable=False),
+        Column("complete", Boolean, nullable=False),
+        Column("imported_at", DateTime(timezone=True), nullable=False),
+    )
+
+
 class MatchIndex:
     """The match list and the deadline schedule, projected from the event log."""
 
@@ -88,6 +103,7 @@ class MatchIndex:
         self.engine = engine
         meta = MetaData(schema=schema)
         self.index, self.tracking = _tables(meta)
+        self.imports = _imports_table(meta)
         self.log = TransparencyLog(engine, meta, signer, origin_prefix)
         self._select = select_notifications
         self._to_event = to_event
@@ -137,6 +153,8 @@ class MatchIndex:
                             event = self._to_event(notification)
                             self._apply(conn, event)
                             self.log.apply(conn, event)
+                        elif notification.topic.startswith(IMPORT_TOPIC):
+                            self._apply_import(conn, self._to_event(notification))
                 except Exception:
                     self.log.forget()  # the cached trees may hold leaves now rolled back
                     raise
@@ -187,12 +205,51 @@ class MatchIndex:
             update(self.index).where(self.index.c.match_id == match_id).values(**values)
         )
 
+    def _apply_import(self, conn: Connection, event: ImportedMatch.Event) -> None:
+        """An imported match: a row in the index (never due) and one saying where from."""
+        summary = event.summary
+        values = {
+            "game": summary["game"],
+            "players": json.dumps(summary["players"]),
+            "status": summary["status"],
+            "step": summary["step"],
+            "events": summary["events"],
+            "created_at": parse_time(summary["created_at"]),
+            "last_activity": parse_time(summary["last_activity"]),
+            "due_at": None,
+            "due_kind": None,
+        }
+        origin = {
+            "origin": summary["origin"],
+            "public_key": summary["public_key"],
+            "complete": bool(event.verdict["complete"]),
+            "imported_at": event.timestamp,
+        }
+        match_id = str(event.originator_id)
+        if isinstance(event, ImportedMatch.Imported):
+            conn.execute(self.index.insert().values(match_id=match_id, **values))
+            conn.execute(self.imports.insert().values(match_id=match_id, **origin))
+        else:
+            conn.execute(
+                update(self.index).where(self.index.c.match_id == match_id).values(**values)
+            )
+            conn.execute(
+                update(self.imports).where(self.imports.c.match_id == match_id).values(**origin)
+            )
+
     def matches(self, limit: int = 200) -> list[dict[str, Any]]:
-        """The match list, most recent activity first."""
+        """The match list, most recent activity first.
+
+        ``imported`` says whether the match is another host's bundle imported here;
+        ``origin`` is the log origin of its checkpoints (this service's for its own).
+        """
         self.catch_up()
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(self.index).order_by(self.index.c.last_activity.desc()).limit(limit)
+                select(self.index, self.imports.c.origin)
+                .outerjoin(self.imports, self.imports.c.match_id == self.index.c.match_id)
+                .order_by(self.index.c.last_activity.desc())
+                .limit(limit)
             ).mappings()
             return [
                 {
@@ -204,6 +261,8 @@ class MatchIndex:
                     "events": r["events"],
                     "created_at": r["created_at"],
                     "last_activity": r["last_activity"],
+                    "imported": r["origin"] is not None,
+                    "origin": r["origin"] or self.log.origin(r["match_id"]),
                 }
                 for r in rows
             ]
