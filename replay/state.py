@@ -768,25 +768,37 @@ def diff_values(old: Any, new: Any, path: str = "") -> list[str]:
     ...             {"points": {"ana": 61}, "rows": [[3, 11], [19]]})
     ['points.ana: 66 → 61', 'rows[0]: [3] → [3, 11]']
     """
+    return [f"{where}: {_shown(a)} → {_shown(b)}" for where, a, b in diff_pairs(old, new, path)]
+
+
+def diff_pairs(old: Any, new: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """Return ``(path, old, new)`` for each place where two JSON values differ.
+
+    The places are :func:`diff_values`'s lines; a key one side lacks is :data:`MISSING` on
+    that side; values that differ as a whole have the path ``"(the whole value)"``.
+
+    >>> diff_pairs({"rows": [[3], [19]]}, {"rows": [[3, 11], [19]], "new": 1})
+    [('rows[0]', [3], [3, 11]), ('new', (none), 1)]
+    """
     if old == new:
         return []
     if isinstance(old, dict) and isinstance(new, dict):
-        lines: list[str] = []
+        found: list[tuple[str, Any, Any]] = []
         for key in [*old, *(k for k in new if k not in old)]:
             sub = f"{path}.{key}" if path else str(key)
-            lines += diff_values(old.get(key, _NONE), new.get(key, _NONE), sub)
-        return lines
+            found += diff_pairs(old.get(key, _NONE), new.get(key, _NONE), sub)
+        return found
     if (
         isinstance(old, list)
         and isinstance(new, list)
         and len(old) == len(new)
         and any(isinstance(v, (dict, list)) for v in [*old, *new])
     ):
-        lines = []
+        found = []
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            lines += diff_values(a, b, f"{path}[{i}]")
-        return lines
-    return [f"{path or '(the whole value)'}: {_shown(old)} → {_shown(new)}"]
+            found += diff_pairs(a, b, f"{path}[{i}]")
+        return found
+    return [(path or WHOLE_VALUE, old, new)]
 
 
 class _None:
@@ -795,6 +807,9 @@ class _None:
 
 
 _NONE = _None()
+MISSING: Any = _NONE
+"""What :func:`diff_pairs` gives for a key one side lacks (shown as ``(none)``)."""
+WHOLE_VALUE = "(the whole value)"
 
 
 def _shown(value: Any) -> str:
@@ -981,6 +996,7 @@ __all__ = [
     "Reporter",
     "StepFrame",
     "advance",
+    "diff_pairs",
     "diff_values",
     "explicit_deal_problem",
     "finish",

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -68,9 +71,11 @@ def matches_command() -> None:
         return
     click.echo(f"{'match id':36}  {'game':15}  {'status':9}  {'step':>4}  {'events':>6}  players")
     for m in rows:
+        host = m["origin"].rpartition("/match/")[0]
+        origin = f"  (imported from {host})" if m["imported"] else ""
         click.echo(
             f"{m['match_id']:36}  {m['game']:15}  {m['status']:9}  {m['step']:>4}  "
-            f"{m['events']:>6}  {', '.join(m['players'])}"
+            f"{m['events']:>6}  {', '.join(m['players'])}{origin}"
         )
 
 
@@ -199,7 +204,7 @@ def checkpoint_command(match_id: str, old: int | None) -> None:
         value = _app().consistency(match_id, old) if old else _app().checkpoint(match_id)
     except (NotFound, ValueError) as exc:
         raise CliError(str(exc)) from None
-    click.echo(json.dumps({**value, "public_key": _app().public_key()}, indent=1))
+    click.echo(json.dumps({**value, "public_key": _app().public_key(match_id)}, indent=1))
 
 
 @click.command("verify", context_settings={"ignore_unknown_options": True})
@@ -208,10 +213,18 @@ def checkpoint_command(match_id: str, old: int | None) -> None:
 @click.option("--receipt", "receipts", multiple=True, type=click.Path(dir_okay=False),
               help="A player's receipt to check against the bundle (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
-def verify_command(
-    bundle_file: str, trusted_key: str | None, receipts: tuple[str, ...], as_json: bool  # noqa: FBT001
+@click.option("--no-progress", is_flag=True, help="Never report progress on stderr.")
+def verify_command(  # noqa: PLR0913
+    bundle_file: str,
+    trusted_key: str | None,
+    receipts: tuple[str, ...],
+    as_json: bool,  # noqa: FBT001
+    no_progress: bool,  # noqa: FBT001
 ) -> None:
-    """Verify a match bundle offline (no database, no network): exit 0 only if every check passes."""
+    """Verify a match bundle offline (no database, no network): exit 0 only if every check passes.
+
+    Long bundles report progress on stderr (on a terminal, or from 50,000 records).
+    """
     from replay.verify import main as verify_main  # noqa: PLC0415 - keeps the CLI start light
 
     args = [bundle_file]
@@ -221,7 +234,217 @@ def verify_command(
         args += ["--receipt", receipt]
     if as_json:
         args.append("--json")
+    if no_progress:
+        args.append("--no-progress")
     sys.exit(verify_main(args))
+
+
+# ---------------------------------------------------------------------------- bundles
+
+
+def _read_bundle(path: str) -> dict[str, Any]:
+    """Read and shape-check a bundle file (``-``: standard input)."""
+    from replay.bundle import BundleError, load_bundle  # noqa: PLC0415
+
+    try:
+        if path == "-":
+            data = click.get_binary_stream("stdin").read()
+        else:
+            with open(path, "rb") as handle:  # noqa: PTH123
+                data = handle.read()
+    except OSError as exc:
+        msg = f"cannot read bundle {path}: {exc.strerror or exc}"
+        raise CliError(msg) from None
+    try:
+        return load_bundle(data)
+    except BundleError as exc:
+        msg = f"{path} is not a bundle: {exc}"
+        raise CliError(msg) from None
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file, so no half-written file is left."""
+    try:
+        with tempfile.NamedTemporaryFile(
+            dir=path.parent, prefix=f".{path.name}.", delete=False
+        ) as handle:
+            handle.write(data)
+        os.replace(handle.name, path)
+    except OSError as exc:
+        if "handle" in locals():
+            Path(handle.name).unlink(missing_ok=True)
+        msg = f"cannot write {path}: {exc.strerror or exc}"
+        raise CliError(msg) from None
+
+
+@click.command("export")
+@click.argument("match_id")
+@click.option("-o", "--output", default="-", show_default=True,
+              help="The bundle file to write; - is standard output.")
+@with_appcontext
+def export_command(match_id: str, output: str) -> None:
+    """Write a match's bundle: every record, every signed checkpoint, the key, the rules."""
+    from replay.bundle import dump_bundle  # noqa: PLC0415
+
+    try:
+        bundle = _app().bundle(match_id)
+    except (NotFound, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    data = dump_bundle(bundle)
+    if output == "-":
+        stream = click.get_binary_stream("stdout")
+        stream.write(data)
+        stream.flush()
+        return
+    _write_atomically(Path(output), data)
+    click.echo(
+        f"wrote {output}: match {bundle['match_id']} ({bundle['rules']['game']}), "
+        f"{len(bundle['records'])} records, {len(bundle['checkpoints'])} signed checkpoints",
+        err=True,
+    )
+
+
+@click.command("import")
+@click.argument("bundle_file")
+@click.option("--trusted-key", default=None,
+              help="The foreign host's verifier key, pinned out of band.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result and verdict as JSON.")
+@with_appcontext
+def import_command(
+    bundle_file: str, trusted_key: str | None, as_json: bool  # noqa: FBT001
+) -> None:
+    """Verify another host's bundle; keep it here, read-only (refused if a check fails)."""
+    from replay.bundle import BundleError, verifier_key  # noqa: PLC0415
+    from replay.verify import progress_reporter  # noqa: PLC0415
+    from service.archive import ArchiveError  # noqa: PLC0415
+
+    if trusted_key is not None:
+        try:
+            verifier_key(trusted_key)
+        except BundleError as exc:
+            msg = f"--trusted-key: {exc}"
+            raise CliError(msg) from None
+    bundle = _read_bundle(bundle_file)
+    progress = progress_reporter(len(bundle["records"]))
+    try:
+        result = _app().import_bundle(bundle, trusted_key=trusted_key, progress=progress)
+    except (ArchiveError, BundleError) as exc:
+        msg = f"refused {bundle_file}: {exc}"
+        raise CliError(msg) from None
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=1, ensure_ascii=False))
+        return
+    verdict = result.verdict
+    pending = [c.name for c in verdict.checks if c.status == "pending"]
+    checked = (
+        "every check passed"
+        if not pending
+        else f"no check failed; pending until the match ends: {', '.join(pending)}"
+    )
+    what = f"match {result.match_id} ({bundle['rules']['game']}, {result.records} records"
+    if result.action == "unchanged":
+        click.echo(f"already imported: {what}); nothing changed")
+    elif result.action == "extended":
+        click.echo(
+            f"extended imported {what}, was {result.previous_records}) from "
+            f"{bundle['origin'].rpartition('/match/')[0]}: {checked}"
+        )
+    else:
+        click.echo(
+            f"imported {what}, {len(bundle['checkpoints'])} signed checkpoints) from "
+            f"{bundle['origin'].rpartition('/match/')[0]}: {checked}"
+        )
+
+
+@click.command("replay")
+@click.argument("bundle_file")
+@click.option("--at", "event", default=None, metavar="EVENT",
+              help="Show the state after this record (its seq, from 0).")
+@click.option("--player", default=None, help="With --at: this player's own view, once disclosed.")
+@click.option("--what-if", "what_if_spec", default=None, metavar="STEP:PLAYER=JSON",
+              help='Re-run from STEP with PLAYER submitting JSON, e.g. 3:ana={"card":11}.')
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def replay_command(
+    bundle_file: str,
+    event: str | None,
+    player: str | None,
+    what_if_spec: str | None,
+    as_json: bool,  # noqa: FBT001
+) -> None:
+    """Review a bundle offline: the state at any event, or what if one pick had been different."""
+    from replay.review import ReviewError  # noqa: PLC0415
+    from replay.state import MatchReplay, ReplayError  # noqa: PLC0415
+
+    if (event is None) == (what_if_spec is None):
+        msg = "give either --at EVENT or --what-if STEP:PLAYER=JSON"
+        raise CliError(msg)
+    if player is not None and event is None:
+        msg = "--player goes with --at EVENT"
+        raise CliError(msg)
+    bundle = _read_bundle(bundle_file)
+    try:
+        if what_if_spec is not None:
+            _show_what_if(bundle, what_if_spec, as_json)
+            return
+        try:
+            seq = int(event or "")
+        except ValueError:
+            msg = f"EVENT is a record number (0, 1, ...), not {event!r}"
+            raise CliError(msg) from None
+        _show_state(MatchReplay(bundle["records"]), seq, player, as_json)
+    except (ReviewError, ReplayError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _show_state(board: Any, seq: int, player: str | None, as_json: bool) -> None:  # noqa: FBT001
+    from replay.review import state_at  # noqa: PLC0415
+
+    shown = state_at(board, seq, player)
+    if as_json:
+        click.echo(json.dumps(shown, indent=1, ensure_ascii=False))
+        return
+    record = shown["record"]
+    click.echo(
+        f"match {shown['match_id']} ({shown['game']}), event {seq} of 0..{shown['records'] - 1}: "
+        f"{record['type']} at {record['at']} by {record['data'].get('actor', '?')}"
+    )
+    said = describe(record)
+    if said:
+        click.echo(f"  {said}")
+    whose = "public state" if player is None else f"{player}'s view"
+    click.echo(f"{whose} after event {seq}:")
+    for key, value in shown["state"].items():
+        click.echo(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+    if shown["unknown"]:
+        click.echo(f"note: the view the log recorded; the rules state is not known here "
+                   f"({shown['unknown']})")
+    click.echo(f"changes since event {seq - 1}:" if seq else "changes since the start:")
+    for line in shown["changes"] or ["(none)"]:
+        click.echo(f"  {line}")
+
+
+def _show_what_if(bundle: dict[str, Any], spec: str, as_json: bool) -> None:  # noqa: FBT001
+    from replay.review import (  # noqa: PLC0415
+        ReviewError,
+        check_player,
+        parse_what_if,
+        what_if_table,
+    )
+    from replay.whatif import WhatIfError, what_if  # noqa: PLC0415
+
+    step, player, payload = parse_what_if(spec)
+    check_player(bundle["records"], player)
+    try:
+        result = what_if(bundle, step, player, payload)
+    except WhatIfError as exc:
+        raise ReviewError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps({"match_id": bundle["match_id"], **result.to_json()}, indent=1,
+                              ensure_ascii=False))
+        return
+    click.echo(f"match {bundle['match_id']} ({bundle['rules']['game']})")
+    for line in what_if_table(result):
+        click.echo(line)
 
 
 COMMANDS = (
@@ -232,6 +455,9 @@ COMMANDS = (
     receipt_group,
     checkpoint_command,
     verify_command,
+    export_command,
+    import_command,
+    replay_command,
 )
 
 
