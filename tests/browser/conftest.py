@@ -1,0 +1,156 @@
+"""Browser tests: the real app served over HTTP, driven by Debian's Chromium through Playwright.
+
+Fixtures:
+
+* ``live_app`` / ``live_server``: ``web.create_app`` on a temporary instance folder (SQLite),
+  served by werkzeug on ``127.0.0.1`` and a free port in a thread; ``live_server`` is the base
+  URL.
+* ``browser``: one headless Chromium for the session (``/usr/bin/chromium``; Playwright never
+  downloads a browser here). Without it the browser tests are skipped, except under ``CI``,
+  where that is an error.
+* ``page``: a fresh browser context per test. A console error, an uncaught exception or a
+  Content Security Policy violation fails the test, unless the test excuses it with
+  ``console.allow(text)`` (fixture ``console``).
+* ``screenshot(page, name)``: saves ``test-artifacts/screenshots/<name>.png``.
+
+Mark browser tests ``@pytest.mark.browser``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from werkzeug.serving import make_server
+
+from web import create_app, service
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from playwright.sync_api import Browser, ConsoleMessage, Page
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    """The app on a fresh SQLite instance folder, shared by the session's browser tests."""
+    instance = tmp_path_factory.mktemp("browser") / "instance"
+    app = create_app({"DEALERROOM_INSTANCE": str(instance), "TESTING": True})
+    try:
+        yield app
+    finally:
+        service(app).close()
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app: Flask) -> Iterator[str]:
+    """The base URL of ``live_app`` served by werkzeug in a thread."""
+    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Headless Debian Chromium for the whole session."""
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing (apt-get install chromium); browser tests need it"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI: {message}", pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only with a browser
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Console:
+    """What a page reported: console errors, uncaught exceptions, CSP violations."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, text: str) -> None:
+        """Expect a problem containing ``text`` (a test provoking an error on purpose)."""
+        self.allowed.append(text)
+
+    def unexpected(self) -> list[str]:
+        """The problems no ``allow`` covers."""
+        return [p for p in self.problems if not any(a in p for a in self.allowed)]
+
+
+@pytest.fixture
+def console() -> Console:
+    """The problems ``page`` reports; ``console.allow(text)`` excuses an expected one."""
+    return Console()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: str, console: Console) -> Iterator[Page]:
+    """A page in a fresh context; console errors, page errors and CSP violations fail the test."""
+    context = browser.new_context(base_url=live_server)
+    page = context.new_page()
+
+    def on_console(message: ConsoleMessage) -> None:
+        # The browser asks for /favicon.ico by itself; no page of ours refers to it.
+        if message.type == "error" and not message.location.get("url", "").endswith(
+            "/favicon.ico"
+        ):
+            where = message.location.get("url")
+            console.problems.append(f"console error: {message.text} ({where})")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: console.problems.append(f"uncaught: {error}"))
+    # The console reports a blocked resource; the event also catches a blocked eval or style.
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', (e) =>"
+        " console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    page.set_default_timeout(15_000)
+    try:
+        yield page
+    finally:
+        context.close()
+    if console.unexpected():
+        pytest.fail("the page reported errors:\n" + "\n".join(console.unexpected()), pytrace=False)
+
+
+@pytest.fixture
+def screenshot() -> Callable[[Page, str], Path]:
+    """Save a full-page screenshot as ``test-artifacts/screenshots/<name>.png``."""
+
+    def save(page: Page, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
