@@ -463,7 +463,10 @@ class DealerRoom(Application[UUID]):
         own: dict[str, Any] = {}
         if record is not None and player in record.openings:
             own = {"step": record.number, "pick": record.openings[player]["payload"]}
-        return {"view": match.private_view(player), "current_pick": own}
+        default = None
+        if record is not None and record.status == "open" and player in record.submitters:
+            default = match.rules.default_pick(record.state_at_open, player)
+        return {"view": match.private_view(player), "current_pick": own, "default_pick": default}
 
     def status(self, match_id: str) -> dict[str, Any]:
         """Where a match stands: its current step, who has submitted (never what), what waits.
