@@ -472,7 +472,11 @@ class DealerRoom(Application[UUID]):
         """Where a match stands: its current step, who has submitted (never what), what waits.
 
         This is public: commitments are public records, so who committed is no secret.
+        An imported match (read-only) has no current step here.
         """
+        imported = find_imported(self, match_id)
+        if imported is not None:
+            return _imported_status(imported)
         match = self.get_match(match_id)
         record = match.current
         step: dict[str, Any] | None = None
@@ -562,3 +566,21 @@ class DealerRoom(Application[UUID]):
     def imported(self, match_id: str) -> ImportedMatch | None:
         """The imported match with this id (``None`` for a match of this service or none)."""
         return find_imported(self, match_id)
+
+
+def _imported_status(imported: ImportedMatch) -> dict[str, Any]:
+    """The status of an imported match, from its records (the foreign host's log)."""
+    records = imported.records()
+    created = records[0]["data"]
+    finished = [r for r in records if r["type"] == "MatchFinished"]
+    return {
+        "match_id": imported.summary["match_id"],
+        "game": imported.summary["game"],
+        "options": created.get("options", {}),
+        "players": list(created.get("players", [])),
+        "custody": dict(created.get("custody", {})),
+        "finished": bool(finished),
+        "result": finished[0]["data"].get("result") if finished else None,
+        "step": None,
+        "imported": {"host": imported.summary["host"], "public_key": imported.public_key},
+    }

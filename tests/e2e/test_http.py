@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 
+from pathlib import Path
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -46,3 +48,21 @@ def test_a_bad_proof_request_is_a_400_with_a_json_message(app: Flask, client: Fl
     mid = service(app).create_match("vote", ["ana", "ben"])["match_id"]
     response = client.get(f"/api/matches/{mid}/checkpoint?from=9")
     assert response.status_code == 400 and "size" in response.get_json()["error"]
+
+
+def test_an_imported_match_has_a_timeline_and_a_read_only_status(app: Flask, client: FlaskClient) -> None:
+    from replay.bundle import load_bundle  # noqa: PLC0415
+
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "bundles" / "six-nimmt-classic.bundle.json"
+    bundle = load_bundle(path.read_bytes())
+    service(app).import_bundle(bundle)
+    mid = bundle["match_id"]
+    status = client.get(f"/api/matches/{mid}").get_json()
+    assert status["imported"]["public_key"] == bundle["public_key"]
+    assert status["finished"] is True and status["step"] is None
+    page = client.get(f"/matches/{mid}?at=40")
+    assert page.status_code == 200 and b"<svg" in page.data
+    assert client.get(f"/api/matches/{mid}/bundle").get_data() == path.read_bytes()
+    opened = client.post(f"/api/matches/{mid}/steps", json={"seconds": 5},
+                         headers={"Authorization": "Bearer x"})
+    assert opened.status_code == 403
