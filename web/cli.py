@@ -126,16 +126,39 @@ def serve_command(host: str, port: int) -> None:
     """Serve the web front end (demo matches of every game are loaded into an empty store)."""
     from flask import current_app  # noqa: PLC0415
 
-    from service.demo import load_demo  # noqa: PLC0415
+    from service.demo import live_demo, load_demo  # noqa: PLC0415
 
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]  # noqa: SLF001
     loaded = load_demo(_app())
     if loaded:
         click.echo(f"loaded {len(loaded)} demo matches", err=True)
+    live = live_demo(_app())
     start_ticker(_app())
-    click.echo(f"dealerroom serving on http://{host}:{port}/", err=True)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # noqa: S104 - display only
+    base = f"http://{shown}:{port}"
+    click.echo(f"dealerroom serving on {base}/", err=True)
+    for line in open_these(app, base, live):
+        click.echo(line)
     # Flask's app.run() refuses to run inside its own CLI; serve with werkzeug directly.
     run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+
+
+def open_these(app: Flask, base: str, live: list[dict[str, Any]]) -> list[str]:
+    """The URLs ``serve`` prints: the match list, the demo timelines, live demo links."""
+    from flask import url_for  # noqa: PLC0415
+
+    with app.test_request_context(base_url=base):
+        lines = [f"open {url_for('pages.index', _external=True)}  (every match; host a new one at /new)"]
+        for match in live:
+            mid = match["match_id"]
+            lines.append(f"live demo: {match['game']} (step 1 open)")
+            lines.append(f"  timeline     {url_for('pages.timeline', match_id=mid, _external=True)}")
+            host = url_for("pages.host", match_id=mid, _external=True)
+            lines.append(f"  host console {host}#{match['host_token']}")
+            for player, token in match["player_tokens"].items():
+                room = url_for("pages.room", match_id=mid, player=player, _external=True)
+                lines.append(f"  {player:12} {room}#{token}")
+    return lines
 
 
 def start_ticker(room: DealerRoom, every: float = 1.0) -> threading.Thread:

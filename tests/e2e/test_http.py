@@ -66,3 +66,22 @@ def test_an_imported_match_has_a_timeline_and_a_read_only_status(app: Flask, cli
     opened = client.post(f"/api/matches/{mid}/steps", json={"seconds": 5},
                          headers={"Authorization": "Bearer x"})
     assert opened.status_code == 403
+
+
+def test_serve_prints_working_host_and_player_links_of_live_demo_matches(app: Flask, client: FlaskClient) -> None:
+    from service.demo import LIVE_DEMOS, live_demo  # noqa: PLC0415
+    from web.cli import open_these  # noqa: PLC0415
+
+    live = live_demo(service(app))
+    assert [m["match_id"] for m in live_demo(service(app))] == [m["match_id"] for m in live]  # kept
+    lines = open_these(app, "http://127.0.0.1:5000", live)
+    links = [line.split()[-1] for line in lines if "#" in line]
+    assert len(links) == sum(1 + len(players) for _, players, _ in LIVE_DEMOS)
+    for link in links:
+        path, token = link.removeprefix("http://127.0.0.1:5000").split("#")
+        mid = path.split("/")[2]
+        role = client.post(f"/api/matches/{mid}/session", json={"token": token}).get_json()["role"]
+        assert path.endswith("/host" if role == "host" else f"/players/{role}")
+        assert client.get(path).status_code == 200
+    vote = live[0]["match_id"]
+    assert client.get(f"/api/matches/{vote}").get_json()["step"]["status"] == "open"
