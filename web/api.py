@@ -329,7 +329,9 @@ def commit_only(match_id: str, player: str) -> Any:
 def open_commitment(match_id: str, player: str) -> Any:
     """Self-custody: open the commitment (payload and salt) after the step is sealed."""
     mid, body, payload = _player_body(match_id, player)
-    result = service().open_commitment(mid, player, payload, _field(body, "salt", str))
+    salt = _field(body, "salt", str)
+    step = service().get_match(mid).step  # the sealed step that waits for the opening
+    result = service().open_commitment(mid, player, step, payload, salt)
     return jsonify({"result": result, "status": service().status(mid)})
 
 
