@@ -21,7 +21,7 @@ from domain.receipt import CONSISTENCY_FORMAT, RECEIPT_FORMAT
 from domain.signed_note import Checkpoint, Signer, sign_checkpoint
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from sqlalchemy.engine import Connection, Engine
 
@@ -97,22 +97,38 @@ class TransparencyLog:
             raise ProofRequestError(msg)
         return log
 
-    def apply(self, conn: Connection, event: Match.Event) -> None:
-        """Append the event's leaf and sign the checkpoint at the new size."""
-        match_id = str(event.originator_id)
-        record = public_record(event)
-        seq = record["seq"]
-        digest = record_leaf_hash(record)
+    def apply_events(self, conn: Connection, events: Sequence[Match.Event]) -> None:
+        """Append each event's leaf and sign the checkpoint at each new size.
+
+        The rows of a whole batch go in with one statement per table.
+        """
+        leaves: list[dict[str, Any]] = []
+        heads: list[tuple[str, int, bytes]] = []
         with self._lock:
-            log = self._tree(conn, match_id, seq)
-            if log.size != seq:  # pragma: no cover - the log is append-only
-                msg = f"leaf {seq} of match {match_id} arrived out of order"
-                raise RuntimeError(msg)
-            log.append(digest)
-            size, root = log.size, log.root()
-        conn.execute(self.leaves.insert().values(match_id=match_id, seq=seq, hash=digest))
-        note = sign_checkpoint(Checkpoint(self.origin(match_id), size, root), self.signer)
-        conn.execute(self.checkpoints.insert().values(match_id=match_id, size=size, note=note))
+            for event in events:
+                match_id = str(event.originator_id)
+                record = public_record(event)
+                seq = record["seq"]
+                digest = record_leaf_hash(record)
+                log = self._tree(conn, match_id, seq)
+                if log.size != seq:  # pragma: no cover - the log is append-only
+                    msg = f"leaf {seq} of match {match_id} arrived out of order"
+                    raise RuntimeError(msg)
+                log.append(digest)
+                leaves.append({"match_id": match_id, "seq": seq, "hash": digest})
+                heads.append((match_id, log.size, log.root()))
+        if not leaves:
+            return
+        notes = [
+            {
+                "match_id": match_id,
+                "size": size,
+                "note": sign_checkpoint(Checkpoint(self.origin(match_id), size, root), self.signer),
+            }
+            for match_id, size, root in heads
+        ]
+        conn.execute(self.leaves.insert(), leaves)
+        conn.execute(self.checkpoints.insert(), notes)
 
     def forget(self) -> None:
         """Drop cached trees (after a rolled-back transaction)."""
@@ -123,14 +139,18 @@ class TransparencyLog:
 
     def size(self, match_id: str) -> int:
         """How many leaves the match's log has."""
+        return self._latest(match_id)[0]
+
+    def _latest(self, match_id: str) -> tuple[int, str | None]:
+        """The size and signed note of the match's latest checkpoint (``0, None``: none)."""
         with self.engine.connect() as conn:
             found = conn.execute(
-                select(self.checkpoints.c.size)
+                select(self.checkpoints.c.size, self.checkpoints.c.note)
                 .where(self.checkpoints.c.match_id == match_id)
                 .order_by(self.checkpoints.c.size.desc())
                 .limit(1)
-            ).scalar()
-        return int(found or 0)
+            ).first()
+        return (int(found[0]), str(found[1])) if found else (0, None)
 
     def checkpoint(self, match_id: str, size: int | None = None) -> dict[str, Any]:
         """The signed checkpoint at ``size`` (default: the latest).
@@ -173,7 +193,7 @@ class TransparencyLog:
 
     def receipt(self, match_id: str, record: dict[str, Any], size: int | None = None) -> dict[str, Any]:
         """A receipt for one record: its leaf, an inclusion proof and a signed checkpoint."""
-        size = self.size(match_id) if size is None else size
+        size, note = self._latest(match_id) if size is None else (size, None)
         if record["seq"] >= size:
             msg = f"record {record['seq']} is not yet in the log of size {size}"
             raise ProofRequestError(msg)
@@ -188,5 +208,5 @@ class TransparencyLog:
             "leaf_index": record["seq"],
             "tree_size": size,
             "inclusion_proof": proof,
-            "checkpoint": self.checkpoint(match_id, size)["note"],
+            "checkpoint": note or self.checkpoint(match_id, size)["note"],
         }
