@@ -156,7 +156,7 @@ class MatchIndex:
                     self.log.forget()
                     start = self.position()
                     continue
-                events = []
+                events: list[MatchT.Event] = []
                 try:
                     for notification in batch:
                         if notification.topic.startswith(f"{Match.__module__}:Match."):
