@@ -182,7 +182,8 @@ export async function sha256(data) {
 
 /** The leaf hash of a public record: SHA-256(0x00 || JCS(record)). */
 export function leafHash(record) {
-  return sha256(concatBytes([0x00], utf8(canonicalJSON(record))));
+  // canonicalJSON refuses lone surrogates, so the text encodes as it is.
+  return sha256(concatBytes([0x00], ENCODER.encode(canonicalJSON(record))));
 }
 
 /** The hash of an interior node: SHA-256(0x01 || left || right). */
@@ -334,27 +335,54 @@ export async function verifyConsistency(oldSize, newSize, oldRoot, newRoot, proo
   }
 }
 
-// The tree grown one leaf at a time: the roots of its complete subtrees (the frontier), left
-// first, give the root of the current size in log2(size) hashes.
-class Frontier {
-  constructor() {
-    this.nodes = []; // [{height, hash}], heights strictly decreasing
+// Run async jobs in batches (all of a batch at once: WebCrypto works in parallel).
+async function inBatches(items, job, size = 1024) {
+  const out = [];
+  for (let at = 0; at < items.length; at += size) {
+    out.push(...(await Promise.all(items.slice(at, at + size).map(job))));
+  }
+  return out;
+}
+
+// Every complete subtree of a list of leaf hashes: levels[k][i] is the hash of leaves
+// [i * 2^k, (i + 1) * 2^k). Each level is hashed in parallel; the root of any size and the
+// hash of any subtree on a proof path are then folds of a few stored hashes (as in
+// domain.merkle.MerkleLog).
+class Tree {
+  constructor(levels) {
+    this.levels = levels;
   }
 
-  async append(leaf) {
-    let node = { height: 0, hash: leaf };
-    while (this.nodes.length && this.nodes[this.nodes.length - 1].height === node.height) {
-      const left = this.nodes.pop();
-      node = { height: node.height + 1, hash: await nodeHash(left.hash, node.hash) };
+  static async build(leaves) {
+    const levels = [leaves];
+    for (let level = leaves; level.length > 1;) {
+      const pairs = Array.from({ length: half(level.length) }, (_, i) => [level[2 * i], level[2 * i + 1]]);
+      level = await inBatches(pairs, ([l, r]) => nodeHash(l, r), 4096);
+      levels.push(level);
     }
-    this.nodes.push(node);
+    return new Tree(levels);
   }
 
-  async root() {
-    if (!this.nodes.length) return emptyRoot();
-    let h = this.nodes[this.nodes.length - 1].hash;
-    for (let i = this.nodes.length - 2; i >= 0; i -= 1) h = await nodeHash(this.nodes[i].hash, h);
+  // MTH of leaves [lo, hi), where lo is a multiple of a power of two at least hi - lo (true
+  // of the whole tree of any size and of every subtree on a proof path).
+  async rangeHash(lo, hi) {
+    if (hi === lo) return emptyRoot();
+    const parts = [];
+    let start = lo;
+    for (let level = this.levels.length - 1; level >= 0; level -= 1) {
+      const width = 2 ** level;
+      if (hi - start >= width) {
+        parts.push(this.levels[level][start / width]);
+        start += width;
+      }
+    }
+    let h = parts[parts.length - 1];
+    for (let i = parts.length - 2; i >= 0; i -= 1) h = await nodeHash(parts[i], h);
     return h;
+  }
+
+  root(size) {
+    return this.rangeHash(0, size);
   }
 }
 
@@ -409,14 +437,20 @@ async function resolveKey(key) {
 /** Whether `signature` is the Ed25519 signature of `message` by the 32-byte `publicKey`. */
 export async function ed25519Verify(publicKey, signature, message) {
   if (publicKey.length !== 32 || signature.length !== 64) return false;
-  let cryptoKey;
-  try {
-    cryptoKey = await subtle().importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"]);
-  } catch (error) {
-    if (error instanceof VerificationError) throw error;
-    return fail(`this browser cannot check Ed25519 signatures (${error.message})`);
+  return subtle().verify({ name: "Ed25519" }, await importEd25519(publicKey), signature, message);
+}
+
+const IMPORTED = new Map(); // base64 public key -> Promise of its CryptoKey
+
+function importEd25519(publicKey) {
+  const id = bytesToBase64(publicKey);
+  if (!IMPORTED.has(id)) {
+    const imported = subtle().importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"])
+      .catch((error) => fail(`this browser cannot check Ed25519 signatures (${error.message})`));
+    IMPORTED.set(id, imported);
+    imported.catch(() => IMPORTED.delete(id));
   }
-  return subtle().verify({ name: "Ed25519" }, cryptoKey, signature, message);
+  return IMPORTED.get(id);
 }
 
 function parseSignatureLine(line) {
@@ -847,41 +881,36 @@ async function hashLeaves(records, findings, progress) {
 // name the bundle's origin and size, and have the root of the first `size` records. The
 // first that fails leaves the records after the previous one unvouched (like the signature
 // and merkle checks of replay/verify.py).
-async function checkCheckpoints(bundle, keys, leaves, findings) {
-  const n = leaves.length;
+async function checkCheckpoints(bundle, keys, tree, findings) {
+  const n = tree.levels[0].length;
   const { logKey, keyProblem } = keys;
-  const frontier = new Frontier();
-  let grown = 0;
+  // Every note is opened and every root computed at once; then they are read in order.
+  const opened = keyProblem ? [] : await inBatches(bundle.checkpoints, async (cp) => {
+    try {
+      // A pinned key must be the log key (resolveLogKeys), so one key opens every note.
+      const body = await openCheckpoint(cp.note, logKey, bundle.origin);
+      if (body.size !== cp.size) fail(`it is listed at size ${cp.size} but signs size ${body.size}`);
+      return { body, root: cp.size <= n ? await tree.root(cp.size) : null };
+    } catch (error) {
+      if (!(error instanceof VerificationError)) throw error;
+      return { problem: error.message };
+    }
+  });
   let vouched = 0;
   let good = 0;
   let failing = null; // {size, kind: "key" | "signature" | "cut" | "root", problem}
-  for (const cp of bundle.checkpoints) {
+  for (const [i, cp] of bundle.checkpoints.entries()) {
+    const result = opened[i];
     if (keyProblem) {
       failing = { size: cp.size, kind: "key", problem: keyProblem };
-      break;
-    }
-    let body;
-    try {
-      // A pinned key must be the log key (resolveLogKeys), so one key opens every note.
-      body = await openCheckpoint(cp.note, logKey, bundle.origin);
-      if (body.size !== cp.size) fail(`it is listed at size ${cp.size} but signs size ${body.size}`);
-    } catch (error) {
-      if (!(error instanceof VerificationError)) throw error;
-      failing = { size: cp.size, kind: "signature", problem: error.message };
-      break;
-    }
-    if (cp.size > n) {
+    } else if (result.problem) {
+      failing = { size: cp.size, kind: "signature", problem: result.problem };
+    } else if (cp.size > n) {
       failing = { size: cp.size, kind: "cut", problem: `records ${n}..${cp.size - 1} were cut off the end` };
-      break;
-    }
-    while (grown < cp.size) {
-      await frontier.append(leaves[grown]);
-      grown += 1;
-    }
-    if (!bytesEqual(await frontier.root(), body.rootHash)) {
+    } else if (!bytesEqual(result.root, result.body.rootHash)) {
       failing = { size: cp.size, kind: "root", problem: "the records do not give the signed root" };
-      break;
     }
+    if (failing) break;
     good += 1;
     vouched = cp.size;
   }
@@ -928,78 +957,87 @@ async function resolveLogKeys(bundle, prefix, trustedKey) {
 
 // Every reveal must name its player's latest commitment of the step and open it; an opening
 // must name it; a submission of a player with a registered key must carry their signature.
+// One pass in log order finds what each record is checked against; the hashing and
+// signature checks then run in parallel.
 async function checkCommitments(bundle, findings, notes) {
   const latest = new Map(); // "step\nplayer" -> {commitment, seq}
+  const jobs = []; // [seq, async check returning a note]
   let keys = {};
-  let reveals = 0;
-  let signed = 0;
   for (const [seq, record] of bundle.records.entries()) {
     const data = isObject(record) ? record.data : null;
     if (!isObject(data)) continue;
     const slot = `${data.step}\n${data.player}`;
+    if (record.type === "MatchCreated" && isObject(data.player_keys)) {
+      keys = data.player_keys;
+    } else if (record.type === "SubmissionCommitted") {
+      latest.set(slot, { commitment: data.commitment, seq });
+      jobs.push([seq, "signature", () => checkSubmissionSignature(bundle.match_id, data, keys[data.player])]);
+    } else if (record.type === "OpeningReceived" || record.type === "SubmissionRevealed") {
+      const mine = latest.get(slot);
+      const kind = record.type === "OpeningReceived" ? "opening" : "reveal";
+      jobs.push([seq, kind, () => checkOpening(bundle.match_id, record.type, data, mine)]);
+    }
+  }
+  const counts = { signature: 0, reveal: 0, opening: 0 };
+  await inBatches(jobs, async ([seq, kind, check]) => {
     try {
-      if (record.type === "MatchCreated" && isObject(data.player_keys)) {
-        keys = data.player_keys;
-      } else if (record.type === "SubmissionCommitted") {
-        latest.set(slot, { commitment: data.commitment, seq });
-        const key = keys[data.player];
-        if (key !== undefined) {
-          const raw = typeof key === "string" ? base64ToBytes(key) : new Uint8Array(0);
-          if (raw.length !== 32) fail(`${data.player}'s registered key is not base64 of 32 bytes`);
-          if (typeof data.signature !== "string") fail(`${data.player} registered a key but this submission is unsigned`);
-          const message = submissionMessage(bundle.match_id, data.step, data.player, data.commitment);
-          if (!(await ed25519Verify(raw, base64ToBytes(data.signature), message))) {
-            fail(`${data.player}'s signature on this submission does not verify`);
-          }
-          signed += 1;
-          notes[seq].push(`signed by ${data.player}`);
-        } else if (data.signature !== null && data.signature !== undefined) {
-          fail(`${data.player} registered no key, yet the submission carries a signature`);
-        }
-      } else if (record.type === "OpeningReceived" || record.type === "SubmissionRevealed") {
-        const mine = latest.get(slot);
-        const what = record.type === "OpeningReceived" ? "opening" : "reveal";
-        if (!mine || data.commitment !== mine.commitment) {
-          fail(`the ${what} of ${data.player} in step ${data.step} names a commitment that is not their latest`);
-        }
-        if (record.type === "SubmissionRevealed") {
-          let opened;
-          try {
-            opened = await commitment(bundle.match_id, data.step, data.player, data.payload, data.salt);
-          } catch (error) {
-            if (!(error instanceof VerificationError)) throw error;
-            fail(`the reveal of ${data.player} in step ${data.step} is malformed: ${error.message}`);
-          }
-          if (opened !== mine.commitment) {
-            fail(`the reveal of ${data.player} in step ${data.step} does not open their commitment (seq ${mine.seq})`);
-          }
-          reveals += 1;
-          notes[seq].push(`opens ${data.player}'s commitment at seq ${mine.seq}`);
-        } else {
-          notes[seq].push(`names ${data.player}'s commitment at seq ${mine.seq}`);
-        }
+      const note = await check();
+      if (note) {
+        notes[seq].push(note);
+        counts[kind] += 1;
       }
     } catch (error) {
       if (!(error instanceof VerificationError)) throw error;
       findings.bad(seq, error.message);
     }
+  });
+  return { reveals: counts.reveal, signed: counts.signature };
+}
+
+async function checkSubmissionSignature(matchId, data, key) {
+  if (key === undefined) {
+    if (data.signature !== null && data.signature !== undefined) {
+      fail(`${data.player} registered no key, yet the submission carries a signature`);
+    }
+    return null;
   }
-  return { reveals, signed };
+  const raw = typeof key === "string" ? base64ToBytes(key) : new Uint8Array(0);
+  if (raw.length !== 32) fail(`${data.player}'s registered key is not base64 of 32 bytes`);
+  if (typeof data.signature !== "string") fail(`${data.player} registered a key but this submission is unsigned`);
+  const message = submissionMessage(matchId, data.step, data.player, data.commitment);
+  if (!(await ed25519Verify(raw, base64ToBytes(data.signature), message))) {
+    fail(`${data.player}'s signature on this submission does not verify`);
+  }
+  return `signed by ${data.player}`;
+}
+
+async function checkOpening(matchId, type, data, mine) {
+  const what = type === "OpeningReceived" ? "opening" : "reveal";
+  if (!mine || data.commitment !== mine.commitment) {
+    fail(`the ${what} of ${data.player} in step ${data.step} names a commitment that is not their latest`);
+  }
+  if (type === "OpeningReceived") return `names ${data.player}'s commitment at seq ${mine.seq}`;
+  let opened;
+  try {
+    opened = await commitment(matchId, data.step, data.player, data.payload, data.salt);
+  } catch (error) {
+    if (!(error instanceof VerificationError)) throw error;
+    fail(`the reveal of ${data.player} in step ${data.step} is malformed: ${error.message}`);
+  }
+  if (opened !== mine.commitment) {
+    fail(`the reveal of ${data.player} in step ${data.step} does not open their commitment (seq ${mine.seq})`);
+  }
+  return `opens ${data.player}'s commitment at seq ${mine.seq}`;
 }
 
 // Each receipt must verify with the pinned key (else the log key), and the bundle must hold
 // its record and reproduce its proof hashes and root; where it does not, the first changed
 // range not shown unchanged by another receipt is red (replay/verify.py _check_receipts).
-async function checkReceipts(bundle, keys, leaves, findings) {
+async function checkReceipts(bundle, keys, tree, findings) {
   const receipts = bundle.receipts || [];
+  const leaves = tree.levels[0];
   const n = leaves.length;
   const key = keys.trusted || keys.logKey;
-  const cache = new Map();
-  const rangeHash = (lo, hi) => {
-    const id = `${lo}:${hi}`;
-    if (!cache.has(id)) cache.set(id, merkleRoot(leaves.slice(lo, hi)));
-    return cache.get(id);
-  };
   const good = [];
   const bad = []; // [lo, hi, receipt, message]
   let verified = 0;
@@ -1027,10 +1065,10 @@ async function checkReceipts(bundle, keys, leaves, findings) {
     else bad.push([index, index + 1, i, `record ${index} is not the one receipt ${i} holds: the log was rewritten`]);
     const proof = decodeHashes(receipt.inclusion_proof, "inclusion_proof");
     for (const [j, [lo, hi]] of pathRanges(index, size).entries()) {
-      if (bytesEqual(proof[j], await rangeHash(lo, hi))) good.push([lo, hi]);
+      if (bytesEqual(proof[j], await tree.rangeHash(lo, hi))) good.push([lo, hi]);
       else bad.push([lo, hi, i, `records ${lo}..${hi - 1} are not the ones receipt ${i}'s proof covers: the log was rewritten`]);
     }
-    if (bytesEqual(await rangeHash(0, size), report.checkpoint.rootHash)) good.push([0, size]);
+    if (bytesEqual(await tree.root(size), report.checkpoint.rootHash)) good.push([0, size]);
     if (bad.length === before) verified += 1;
   }
   const worst = new Map(); // receipt -> [first, last, message]
@@ -1070,9 +1108,10 @@ export async function verifyLog(bundle, { trustedKey = null, onProgress = () => 
   }
   const leaves = await hashLeaves(records, findings, onProgress);
   const keys = await resolveLogKeys(bundle, prefix, trustedKey ? String(trustedKey).trim() : null);
-  const checkpoints = await checkCheckpoints(bundle, keys, leaves, findings);
+  const tree = await Tree.build(leaves);
+  const checkpoints = await checkCheckpoints(bundle, keys, tree, findings);
   const { reveals, signed } = await checkCommitments(bundle, findings, notes);
-  const receipts = await checkReceipts(bundle, keys, leaves, findings);
+  const receipts = await checkReceipts(bundle, keys, tree, findings);
 
   const results = records.map((record, seq) => {
     const problems = findings.problems[seq];
