@@ -52,6 +52,7 @@ T = TypeVar("T")
 HOST = "host"
 SYSTEM = "system"
 MAX_RETRIES = 12
+CREATED_CACHE = 4096  # matches whose creation role_of keeps in memory, per process
 
 
 class NotFound(LookupError):
@@ -103,6 +104,7 @@ class DealerRoom(Application[UUID]):
             settings.origin,
         )
         self.tlog = self.index.log
+        self._created: dict[UUID, Match] = {}  # matches as created, for role_of
 
     def close(self) -> None:
         """Close the store and release every pooled connection."""
@@ -238,14 +240,38 @@ class DealerRoom(Application[UUID]):
 
     def role_of(self, match_id: str, token: str) -> str | None:
         """Which role a token grants in a match (``"host"``, a player id) or ``None``."""
-        try:
-            match = self.get_match(match_id)
-        except (NotFound, ImportedMatchError):
+        match = self._as_created(match_id)
+        if match is None:
             return None
         for role in [HOST, *match.players]:
             if match.check_credential(role, token):
                 return role
         return None
+
+    def _as_created(self, match_id: str) -> Match | None:
+        """The match as it was created (version 1); ``None`` for no match of this service.
+
+        Players and credentials are fixed at creation, so checking a token needs only the
+        first event, kept per process: every request as a role checks a token, and loading
+        the whole match for it (a read and a deep copy of the cached aggregate) doubled the
+        cost of a submission's own load of the match.
+        """
+        try:
+            key = self.match_key(match_id)
+        except NotFound:
+            return None
+        created = self._created.get(key)
+        if created is None:
+            try:
+                found = self.repository.get(key, version=1)
+            except AggregateNotFoundError:
+                return None
+            if not isinstance(found, Match):  # an imported match is a read-only record
+                return None
+            if len(self._created) >= CREATED_CACHE:
+                self._created.clear()
+            self._created[key] = created = found
+        return created
 
     def join(self, match_id: str, player: str, entropy: str | None = None) -> bool:
         """A player takes their seat, optionally adding public entropy."""
