@@ -11,7 +11,7 @@ Fixtures:
 * ``page``: a fresh browser context per test. A console error, an uncaught exception or a
   Content Security Policy violation fails the test, unless the test excuses it with
   ``console.allow(text)`` (fixture ``console``).
-* ``screenshot(page, name)``: saves ``test-artifacts/screenshots/<name>.png``.
+* ``screenshot(page, name, full_page=True)``: saves ``test-artifacts/screenshots/<name>.png``.
 
 Mark browser tests ``@pytest.mark.browser``.
 """
@@ -144,13 +144,13 @@ def page(browser: Browser, live_server: str, console: Console) -> Iterator[Page]
 
 
 @pytest.fixture
-def screenshot() -> Callable[[Page, str], Path]:
-    """Save a full-page screenshot as ``test-artifacts/screenshots/<name>.png``."""
+def screenshot() -> Callable[..., Path]:
+    """``screenshot(page, name, full_page=True)`` saves ``<SCREENSHOTS>/<name>.png``."""
 
-    def save(page: Page, name: str) -> Path:
+    def save(page: Page, name: str, *, full_page: bool = True) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return save

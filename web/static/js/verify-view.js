@@ -2,10 +2,10 @@
 // checker page (check.js). Classes only, no inline styles (the pages run under a strict CSP);
 // the colours are in /static/verify.css.
 
-/** What the browser checks, said on every result (the rules need `dealerroom verify`). */
+/** What the browser checks, said with every result (the rules need dealerroom verify). */
 export const SCOPE =
   "The browser checks signatures, the Merkle log and commitments only; "
-  + "`dealerroom verify` checks the rules too (order of events, deals, outcomes).";
+  + "the command dealerroom verify checks the rules too (order of events, deals, outcomes).";
 
 /** Add /static/verify.css to the page unless it is linked already. */
 export function ensureStylesheet(doc = document) {
