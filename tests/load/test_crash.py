@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 LOAD_BEFORE_KILL = 40  # accepted submissions to wait for before the kill
 LOAD_WAIT = 30.0  # ... or at most this many seconds
-DEADLINE = 3  # seconds: the step with this deadline is killed long before it is due
+DEADLINE = 4  # seconds: the step with this deadline is killed long before it is due
 
 
 def test_kill_9_under_load_loses_no_acknowledged_submission_and_deadlines_apply_after_restart(
@@ -59,7 +59,6 @@ def test_kill_9_under_load_loses_no_acknowledged_submission_and_deadlines_apply_
         assert load.submit(late, 1, "ana", {"vote": "ben"})
 
         # 3. kill -9 the server, master and workers, mid-load and before that deadline.
-        time.sleep(0.2)
         server.kill()
         killed_at = datetime.now(tz=UTC)
         assert killed_at < deadline, "the machine is too slow: the deadline passed before the kill"
