@@ -345,3 +345,19 @@ def test_a_method_no_route_takes_is_a_json_405_that_writes_nothing(matrix_app: F
             response = _read(client.open(url, method=method, json={}))
             _check(response, "405", f"{method} {url}")
     assert _written(matrix_app) == before
+
+
+def test_the_host_never_acts_on_a_player_route(matrix_app: Flask) -> None:
+    """Regression: the host's token and grant passed the role check of ``/players/host/...``."""
+    room = service(matrix_app)
+    scene = _open(room)
+    other = _open(room)
+    hosts = [c for c in callers(matrix_app, scene, other) if c.name in ("host", "host-session")]
+    before = _written(matrix_app)
+    for (rule, method), route in ROUTES.items():
+        if route.access not in ("player", "player-read"):
+            continue
+        url = rule.replace("<match_id>", scene.match_id).replace("<player>", "host")
+        for caller in hosts:
+            _check(caller.call(method, url, {"payload": {"vote": "ana"}}), "403", f"{caller.name} {url}")
+    assert _written(matrix_app) == before
