@@ -34,6 +34,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from domain.canonical import canonical_json
 from domain.commitment import (
     CommitmentError,
     Opening,
@@ -427,6 +428,11 @@ class Match(Aggregate):
             msg = "player names must be different"
             raise MatchError(msg)
         normalised = rules.normalise_options(dict(options))
+        try:  # the options go into the public log, whose leaves are canonical JSON
+            canonical_json(normalised)
+        except ValueError as exc:  # e.g. a whole number beyond 2**53
+            msg = f"the options cannot be logged: {exc}"
+            raise MatchError(msg) from None
         rules.setup(normalised, players)  # validates before anything is recorded
         for player, key in player_keys.items():
             if player not in players:

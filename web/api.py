@@ -229,7 +229,7 @@ def open_step(match_id: str) -> Any:
     deadline = _field(body, "deadline", str, required=False)
     deal = _field(body, "deal", dict, required=False)
     number = service().open_step(mid, deadline=deadline, seconds=seconds, deal=deal)
-    return jsonify({"step": number, "status": service().status(mid)["step"]}), 201
+    return jsonify({"step": number, "status": service().status(mid)}), 201
 
 
 @bp.post("/matches/<match_id>/seal")

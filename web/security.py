@@ -173,7 +173,11 @@ def json_body() -> dict[str, object]:
     if not request.is_json:
         msg = "send a JSON object with Content-Type: application/json"
         raise BadRequest(msg)
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # the decoder gives up on about a thousand levels of nesting
+        msg = "the body is nested too deeply"
+        raise BadRequest(msg) from None
     if not isinstance(body, dict):
         msg = "the body must be a JSON object"
         raise BadRequest(msg)

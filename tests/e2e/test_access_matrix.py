@@ -39,7 +39,8 @@ from domain.commitment import commit
 from service.application import DealerRoom
 from service.simulate import load_scenario
 from tests.conftest import SCENARIOS
-from web import create_app, service
+from tests.roomy import roomy_app
+from web import service
 
 CALLERS = (
     "anonymous forged host host-session host-no-csrf player player-session player-no-csrf "
@@ -245,15 +246,7 @@ def callers(app: Flask, scene: Scene, other: Scene) -> Iterator[Caller]:
 @pytest.fixture(scope="module")
 def matrix_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     """One app for the whole matrix (limits out of the way)."""
-    app = create_app(
-        {
-            "DEALERROOM_INSTANCE": str(tmp_path_factory.mktemp("matrix") / "instance"),
-            "DEALERROOM_SUBMIT_RATE": "100000/second",
-            "DEALERROOM_CREATE_RATE": "100000/second",
-            "DEALERROOM_SQLITE_SYNCHRONOUS": "NORMAL",
-            "TESTING": True,
-        }
-    )
+    app = roomy_app(tmp_path_factory.mktemp("matrix") / "instance")
     yield app
     service(app).close()
 
@@ -359,5 +352,6 @@ def test_the_host_never_acts_on_a_player_route(matrix_app: Flask) -> None:
             continue
         url = rule.replace("<match_id>", scene.match_id).replace("<player>", "host")
         for caller in hosts:
-            _check(caller.call(method, url, {"payload": {"vote": "ana"}}), "403", f"{caller.name} {url}")
+            answer = caller.call(method, url, {"payload": {"vote": "ana"}})
+            _check(answer, "403", f"{caller.name} {method} {url}")
     assert _written(matrix_app) == before

@@ -50,7 +50,8 @@ from domain.rules.base import Disclosure
 from replay.bundle import dump_bundle
 from service.simulate import load_scenario
 from tests.conftest import PG_URL, SCENARIOS
-from web import create_app, service
+from tests.roomy import roomy_app
+from web import service
 
 # One complete match of every game (a new game must add one): the scenario, and for 6 nimmt!
 # only its first round, made the whole match by a low start (someone takes a row in it).
@@ -400,17 +401,12 @@ def leak_app(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Iterator[tuple[Flask, str | None]]:
     """The app on each store (and its PostgreSQL schema); limits high enough for a fast match."""
-    config: dict[str, Any] = {
-        "DEALERROOM_INSTANCE": str(tmp_path / "instance"),
-        "DEALERROOM_SUBMIT_RATE": "100000/second",
-        "DEALERROOM_SQLITE_SYNCHRONOUS": "NORMAL",
-        "TESTING": True,
-    }
+    config: dict[str, Any] = {}
     schema = None
     if backend == "postgres":
         schema = request.getfixturevalue("pg_schema")
-        config |= {"DEALERROOM_DATABASE_URL": PG_URL, "DEALERROOM_DB_SCHEMA": schema}
-    app = create_app(config)
+        config = {"DEALERROOM_DATABASE_URL": PG_URL, "DEALERROOM_DB_SCHEMA": schema}
+    app = roomy_app(tmp_path / "instance", **config)
     try:
         yield app, schema
     finally:
