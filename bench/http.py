@@ -117,6 +117,7 @@ class Phase:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
+    errors: dict[int, str] = field(default_factory=dict)  # the first message of each status
     unanswered: int = 0
     receipts: list[dict[str, Any]] = field(default_factory=list)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds by consumer
@@ -144,7 +145,7 @@ class Phase:
     def line(self, what: str, unit: str) -> str:
         """One line: rate, p50, p99, and any answer that was not a success."""
         bad = {s: n for s, n in self.statuses.items() if not 200 <= s < 300}  # noqa: PLR2004
-        others = f"  non-2xx: {bad}" if bad else ""
+        others = "".join(f"  {n} x {s} ({self.errors.get(s)!r})" for s, n in bad.items())
         if self.unanswered:
             others += f"  unanswered: {self.unanswered}"
         return (
@@ -161,8 +162,9 @@ def drive(
 ) -> Phase:
     """Run ``request(client, n)`` from ``args.clients`` threads for warm-up plus ``seconds``.
 
-    Only requests begun inside the measured window count; each thread stops at its end.
-    With a ``meter``, the CPU spent in the window is measured too.
+    ``request`` returns the status and, for a 2xx, a receipt (or ``None``), else the error
+    message. Only requests begun inside the measured window count; each thread stops at its
+    end. With a ``meter``, the CPU spent in the window is measured too.
     """
     phase = Phase(seconds=args.seconds)
     lock = threading.Lock()
@@ -176,7 +178,7 @@ def drive(
         n = 0
         while (began := time.perf_counter()) < stop:
             try:
-                status, receipt = request(index, n)
+                status, detail = request(index, n)
             except ServerGone:
                 with lock:
                     phase.unanswered += 1
@@ -187,10 +189,12 @@ def drive(
                 continue
             with lock:
                 phase.statuses[status] = phase.statuses.get(status, 0) + 1
-                if 200 <= status < 300:  # noqa: PLR2004
-                    phase.latencies.append(took)
-                    if receipt is not None:
-                        phase.receipts.append(receipt)
+                if not 200 <= status < 300:  # noqa: PLR2004
+                    phase.errors.setdefault(status, str(detail))
+                    continue
+                phase.latencies.append(took)
+                if detail is not None:
+                    phase.receipts.append(detail)
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(args.clients)]
     for thread in threads:
@@ -226,7 +230,9 @@ class Players:
         vote = CANDIDATES[n % len(CANDIDATES)]
         path = f"/api/matches/{mid}/players/{player}/submissions"
         reply = self.api.post(path, {"payload": {"vote": vote}}, token)
-        return reply.status, reply.body.get("receipt") if reply.ok else None
+        if reply.ok:
+            return reply.status, reply.body["receipt"]
+        return reply.status, (reply.body or {}).get("error")
 
 
 def in_process(settings: Settings, calls: int, seconds: float) -> Phase:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -52,6 +53,7 @@ T = TypeVar("T")
 HOST = "host"
 SYSTEM = "system"
 MAX_RETRIES = 12
+TURN_STRIPES = 256  # locks that commands on the same match take turns on, per process
 CREATED_CACHE = 4096  # matches whose creation role_of keeps in memory, per process
 
 
@@ -105,6 +107,7 @@ class DealerRoom(Application[UUID]):
         )
         self.tlog = self.index.log
         self._created: dict[UUID, Match] = {}  # matches as created, for role_of
+        self._turns = [threading.Lock() for _ in range(TURN_STRIPES)]
 
     def close(self) -> None:
         """Close the store and release every pooled connection."""
@@ -163,21 +166,31 @@ class DealerRoom(Application[UUID]):
 
         A command that raises records nothing. One that triggers no event (an idempotent
         repeat) returns without saving.
+
+        Within a process, commands on the same match take turns on a lock, so only saves
+        from other processes can conflict. Without it, threads commanding one match (players
+        amending while the host seals) raced to save the same version, and the losers ran
+        their command again after a backoff: under sustained amendments one could lose
+        twelve times in a row. The locks are striped (the match id picks one of
+        :data:`TURN_STRIPES`), so there is a fixed number of them.
         """
+        turn = self._turns[self.match_key(match_id).int % TURN_STRIPES]
         token = actor.set(who)
         try:
             for attempt in range(MAX_RETRIES):
-                match = self.get_match(match_id)
-                before = match.version
-                result = command(match)
-                if match.version == before:
-                    return result
-                try:
-                    self.save(match)
-                except (IntegrityError, OperationalError, SAOperationalError):
-                    time.sleep(random.uniform(0, 0.005 * 2**attempt))  # noqa: S311 - jitter
-                    continue
-                return result
+                with turn:
+                    match = self.get_match(match_id)
+                    before = match.version
+                    result = command(match)
+                    if match.version == before:
+                        return result
+                    try:
+                        self.save(match)
+                    except (IntegrityError, OperationalError, SAOperationalError):
+                        pass
+                    else:
+                        return result
+                time.sleep(random.uniform(0, 0.005 * 2**attempt))  # noqa: S311 - jitter
             msg = "the match is too busy right now; try again"
             raise MatchError(msg)
         finally:
