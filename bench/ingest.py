@@ -4,12 +4,12 @@ Run: ``.venv/bin/python -m bench.ingest [--events N] [--players P] [--postgres U
 (default 10,000 events, 8 voters). On the embedded SQLite store (a temporary instance, WAL,
 ``synchronous=FULL`` unless ``--synchronous NORMAL``) and then on PostgreSQL (a throwaway
 schema, dropped afterwards; the URL defaults to ``DEALERROOM_TEST_POSTGRES_URL``, else the
-local server; ``--no-postgres`` skips it), it plays vote matches through :class:`service.application.DealerRoom`, every step in
-full: create, open, a sealed commit by every voter (each answered with its receipt), seal,
-reveal and resolve. The baseline, in the same run and the same store, is a bare
-``eventsourcing`` Application saving a trivial aggregate in the same transactions: as many
-saves as the service made, each of as many events. Prints events/s of both and the ratio;
-the target is a ratio of at least 0.5.
+local server; ``--no-postgres`` skips it), it plays vote matches through
+:class:`service.application.DealerRoom`, every step in full: create, open, a sealed commit
+by every voter (each answered with its receipt), seal, reveal and resolve. The baseline, in
+the same run and the same store, is a bare ``eventsourcing`` Application saving a trivial
+aggregate in the same transactions: as many saves as the service made, each of as many
+events. Prints events/s of both and the ratio; the target is a ratio of at least 0.5.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import tempfile
 import time
 import uuid
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eventsourcing.application import Application
@@ -163,9 +162,10 @@ def throwaway_schema(url: str) -> Iterator[str]:
 
 def run_postgres(args: argparse.Namespace) -> None:
     """The deployment store, in a throwaway schema."""
-    with tempfile.TemporaryDirectory(prefix="dealerroom-bench-") as folder, throwaway_schema(
-        args.postgres
-    ) as schema:
+    with (
+        tempfile.TemporaryDirectory(prefix="dealerroom-bench-") as folder,
+        throwaway_schema(args.postgres) as schema,
+    ):
         settings = Settings.load({
             "DEALERROOM_INSTANCE": folder,
             "DEALERROOM_DATABASE_URL": args.postgres,
@@ -180,15 +180,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Measure on each store; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m bench.ingest", description=__doc__)
     parser.add_argument("--events", type=int, default=10_000, help="events per store")
-    parser.add_argument("--players", type=int, default=8, help="voters per match")
+    parser.add_argument("--players", type=int, default=8, help="voters per match (2 or more)")
     parser.add_argument("--postgres", default=None, metavar="URL",
                         help="SQLAlchemy URL of the PostgreSQL to measure")  # fmt: skip
     parser.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
     parser.add_argument("--synchronous", choices=SYNCHRONOUS_LEVELS, default="FULL",
                         help="SQLite's fsync level (DEALERROOM_SQLITE_SYNCHRONOUS)")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.events < 1 or args.players < 1:
-        parser.error("--events and --players are at least 1")
+    if args.events < 1 or args.players < 2:  # noqa: PLR2004 - a vote needs two candidates
+        parser.error("--events is at least 1 and --players at least 2")
     explicit = args.postgres is not None
     if not explicit:
         args.postgres = os.environ.get("DEALERROOM_TEST_POSTGRES_URL") or DEFAULT_POSTGRES
@@ -201,7 +201,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = args.postgres.rsplit("@", 1)[-1]
         reason = str(exc).splitlines()[0]
         if explicit:
-            print(f"bench.ingest: error: cannot use PostgreSQL at {where}: {reason}", file=sys.stderr)
+            print(
+                f"bench.ingest: error: cannot use PostgreSQL at {where}: {reason}", file=sys.stderr
+            )
             return 2
         print(f"postgresql: skipped (none at {where}: {reason})")
     return 0

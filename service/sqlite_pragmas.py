@@ -33,16 +33,19 @@ SYNCHRONOUS_LEVELS = ("NORMAL", "FULL", "EXTRA")
 
 
 def tune_sqlite(engine: Engine, synchronous: str = "FULL") -> bool:
-    """Run the WAL pragmas on every connection of a SQLite ``engine``; return whether it is one.
+    """Run the WAL pragmas on every connection of a SQLite file ``engine``; say if it is one.
 
-    Other databases are left alone. An in-memory database stays in its ``memory`` journal.
+    Other databases are left alone, and so is an in-memory SQLite database: it has no file to
+    log ahead of, and discarding its one connection would discard the database.
 
     :raises ValueError: for a ``synchronous`` level other than NORMAL, FULL or EXTRA.
     """
     if synchronous not in SYNCHRONOUS_LEVELS:
         msg = f"synchronous must be one of {', '.join(SYNCHRONOUS_LEVELS)}, not {synchronous!r}"
         raise ValueError(msg)
-    if engine.dialect.name != "sqlite":
+    database = engine.url.database or ""
+    in_memory = database in ("", ":memory:") or "mode=memory" in str(engine.url)
+    if engine.dialect.name != "sqlite" or in_memory:
         return False
 
     @event.listens_for(engine, "connect")

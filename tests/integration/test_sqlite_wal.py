@@ -73,9 +73,11 @@ def test_synchronous_normal_can_be_chosen_and_a_bad_level_is_refused(tmp_path: P
                        "DEALERROOM_SQLITE_SYNCHRONOUS": "OFF"})  # fmt: skip
 
 
-def test_other_databases_are_left_alone() -> None:
+def test_other_databases_and_sqlite_in_memory_are_left_alone() -> None:
     engine = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")  # never connects
     assert tune_sqlite(engine) is False
+    for url in ("sqlite://", "sqlite:///:memory:", "sqlite:///file:x?mode=memory&uri=true"):
+        assert tune_sqlite(create_engine(url)) is False
     with pytest.raises(ValueError, match="synchronous must be one of"):
         tune_sqlite(engine, "OFF")
 
