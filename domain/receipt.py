@@ -144,6 +144,9 @@ def verify_receipt(
     except (KeyError, TypeError):
         msg = "the receipt lacks a field (record, leaf_index, tree_size, origin, public_key)"
         raise ReceiptError(msg) from None
+    if not (isinstance(record, dict) and isinstance(origin, str) and isinstance(key, str)):
+        msg = "a receipt's record is an object, its origin and public_key are text"
+        raise ReceiptError(msg)
     if record.get("type") != "SubmissionCommitted" or record.get("seq") != index:
         msg = "the receipt's record is not the SubmissionCommitted event at its leaf index"
         raise ReceiptError(msg)

@@ -275,6 +275,11 @@ def load_bundle(data: bytes | str) -> Bundle:
     except json.JSONDecodeError as exc:
         msg = f"a bundle is JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         raise BundleError(msg) from None
+    except BundleError:
+        raise
+    except (RecursionError, ValueError) as exc:  # nested too deeply; a number of 4300+ digits
+        msg = f"a bundle is JSON this reader can hold: {exc}"
+        raise BundleError(msg) from None
     return check_bundle(value)
 
 

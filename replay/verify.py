@@ -1354,7 +1354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         verdict = verify_bundle(
             bundle, trusted_key=args.trusted_key, receipts=receipts, progress=progress
         )
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: a receipt nested deep
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json:

@@ -223,8 +223,8 @@ class DealerRoom(Application[UUID]):
             if len(seed_bytes) != SEED_SIZE:
                 msg = "a seed is 64 hex digits (32 bytes)"
                 raise MatchError(msg)
-        if not isinstance(players, list | tuple):
-            msg = "players is a list of names"
+        if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
+            msg = "players is a list of names"  # a list or an object as a name was a TypeError
             raise MatchError(msg)
         tokens = {role: secrets.token_urlsafe(32) for role in [HOST, *players]}
         key = UUID(canonical_match_id(match_id)) if match_id else uuid4()

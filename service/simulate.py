@@ -31,13 +31,19 @@ def load_scenario(path: str | Path) -> dict[str, Any]:
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        msg = f"cannot read {path}: {exc.strerror or exc}"
+    except UnicodeDecodeError as exc:
+        msg = f"{path} is not UTF-8 text: byte {exc.start} is not UTF-8"
+        raise ScenarioError(msg) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        msg = f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}"
         raise ScenarioError(msg) from None
     try:
         scenario = json.loads(text)
     except json.JSONDecodeError as exc:
         msg = f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        raise ScenarioError(msg) from None
+    except (RecursionError, ValueError) as exc:  # nested too deeply; a number too long
+        msg = f"{path} is not a scenario: {exc}"
         raise ScenarioError(msg) from None
     check_scenario(scenario)
     return scenario  # type: ignore[no-any-return]

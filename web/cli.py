@@ -13,6 +13,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +35,10 @@ class CliError(click.ClickException):
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        """Print ``dealerroom: error: <message>`` on one line."""
-        click.echo(f"dealerroom: error: {self.format_message()}", err=True, file=file)
+        """Print ``dealerroom: error: <message>`` on one line (control characters escaped)."""
+        text = self.format_message()
+        shown = (c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+        click.echo(f"dealerroom: error: {''.join(shown)}", err=True, file=file)
 
 
 def _app() -> DealerRoom:
@@ -46,7 +50,7 @@ def _compact(value: Any) -> str:
 
 
 @click.command("simulate")
-@click.argument("scenario_file", type=click.Path(dir_okay=False))
+@click.argument("scenario_file")
 @with_appcontext
 def simulate_command(scenario_file: str) -> None:
     """Play a scenario through the service; print each step's public state as JSON."""
@@ -120,7 +124,7 @@ def timeline_command(match_id: str, as_json: bool) -> None:  # noqa: FBT001
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535))
 @with_appcontext
 def serve_command(host: str, port: int) -> None:
     """Serve the web front end (demo matches of every game are loaded into an empty store)."""
@@ -187,6 +191,9 @@ def _read_json(path: str, what: str) -> Any:
     except json.JSONDecodeError as exc:
         msg = f"{what} {path} is not JSON: {exc.msg} at line {exc.lineno}"
         raise CliError(msg) from None
+    except (RecursionError, ValueError) as exc:  # nested too deeply; a number too long; not UTF-8
+        msg = f"{what} {path} is not JSON: {exc}"
+        raise CliError(msg) from None
 
 
 @click.group("receipt")
@@ -195,8 +202,8 @@ def receipt_group() -> None:
 
 
 @receipt_group.command("check")
-@click.argument("receipt_file", type=click.Path(dir_okay=False))
-@click.option("--against", "against", type=click.Path(dir_okay=False), default=None,
+@click.argument("receipt_file")
+@click.option("--against", "against", default=None,
               help="A later checkpoint with its consistency proof (from `dealerroom checkpoint --from`).")
 @click.option("--key", "key", default=None, help="The host's verifier key, obtained out of band.")
 def receipt_check_command(receipt_file: str, against: str | None, key: str | None) -> None:
@@ -231,9 +238,9 @@ def checkpoint_command(match_id: str, old: int | None) -> None:
 
 
 @click.command("verify", context_settings={"ignore_unknown_options": True})
-@click.argument("bundle_file", type=click.Path(dir_okay=False))
+@click.argument("bundle_file")
 @click.option("--trusted-key", default=None, help="The host's verifier key, pinned out of band.")
-@click.option("--receipt", "receipts", multiple=True, type=click.Path(dir_okay=False),
+@click.option("--receipt", "receipts", multiple=True,
               help="A player's receipt to check against the bundle (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.option("--no-progress", is_flag=True, help="Never report progress on stderr.")
@@ -250,16 +257,16 @@ def verify_command(  # noqa: PLR0913
     """
     from replay.verify import main as verify_main  # noqa: PLC0415 - keeps the CLI start light
 
-    args = [bundle_file]
+    args = []  # "--name=value": a value may look like an option
     if trusted_key:
-        args += ["--trusted-key", trusted_key]
+        args.append(f"--trusted-key={trusted_key}")
     for receipt in receipts:
-        args += ["--receipt", receipt]
+        args.append(f"--receipt={receipt}")
     if as_json:
         args.append("--json")
     if no_progress:
         args.append("--no-progress")
-    sys.exit(verify_main(args))
+    sys.exit(verify_main([*args, "--", bundle_file]))  # a file may be named like an option
 
 
 # ---------------------------------------------------------------------------- bundles
@@ -271,12 +278,12 @@ def _read_bundle(path: str) -> dict[str, Any]:
 
     try:
         if path == "-":
-            data = click.get_binary_stream("stdin").read()
+            data = sys.stdin.buffer.read()  # click.get_binary_stream is deprecated
         else:
             with open(path, "rb") as handle:  # noqa: PTH123
                 data = handle.read()
-    except OSError as exc:
-        msg = f"cannot read bundle {path}: {exc.strerror or exc}"
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        msg = f"cannot read bundle {path}: {getattr(exc, 'strerror', None) or exc}"
         raise CliError(msg) from None
     try:
         return load_bundle(data)
@@ -293,10 +300,10 @@ def _write_atomically(path: Path, data: bytes) -> None:
         ) as handle:
             handle.write(data)
         os.replace(handle.name, path)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         if "handle" in locals():
             Path(handle.name).unlink(missing_ok=True)
-        msg = f"cannot write {path}: {exc.strerror or exc}"
+        msg = f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}"
         raise CliError(msg) from None
 
 
@@ -315,7 +322,7 @@ def export_command(match_id: str, output: str) -> None:
         raise CliError(str(exc)) from None
     data = dump_bundle(bundle)
     if output == "-":
-        stream = click.get_binary_stream("stdout")
+        stream = sys.stdout.buffer
         stream.write(data)
         stream.flush()
         return
@@ -484,7 +491,34 @@ COMMANDS = (
 )
 
 
-cli = FlaskGroup(
+class DealerroomGroup(FlaskGroup):
+    """Flask's click group, whose usage errors are one line too, like every user error."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        """Parse the group's own options."""
+        with _one_line_usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Parse and run the command."""
+        with _one_line_usage_errors():
+            return super().invoke(ctx)
+
+
+@contextmanager
+def _one_line_usage_errors() -> Iterator[None]:
+    """Turn click's usage errors (usage, hint, message: four lines) into a :class:`CliError`."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # a bare group shows its help
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx is not None else "dealerroom"
+        msg = f"{exc.format_message()} (see {command} --help)"
+        raise CliError(msg) from None
+
+
+cli = DealerroomGroup(
     name="dealerroom",
     create_app=create_app,
     add_default_commands=False,

@@ -372,6 +372,30 @@ def test_hostile_json_in_a_submission_is_a_json_4xx_that_writes_nothing(
     assert world.written() == before
 
 
+HOSTILE_MATCHES = {
+    "a list as a name": {"players": [[], "ben"]},  # regression: a TypeError, so a 500
+    "an object as a name": {"players": ["ana", {"name": "ben"}]},
+    "a number as a name": {"players": ["ana", 7]},
+    "the host as a name": {"players": ["host", "ben"]},
+    "one name twice": {"players": ["ana", "ana"]},
+    "a game that is a list": {"game": ["vote"]},
+    "custody that is a list": {"custody": ["self"]},
+    "custody that is neither": {"custody": {"ana": "both"}},
+    "a key that is a list": {"player_keys": {"ana": []}},
+    "a key of a stranger": {"player_keys": {"zed": "AAAA"}},
+    "options that are text": {"options": "candidates"},
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_MATCHES))
+def test_hostile_match_creation_is_a_json_400_that_writes_nothing(world: World, name: str) -> None:
+    world.ready()
+    before = world.written()
+    body = {"game": "vote", "players": ["ana", "ben"], **HOSTILE_MATCHES[name]}
+    _json_error(world.app.test_client().post("/api/matches", json=body), 400, name)
+    assert world.written() == before
+
+
 @pytest.mark.parametrize(
     "options",
     [
