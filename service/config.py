@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -108,16 +109,27 @@ def _hex_key(text: str, name: str) -> bytes:
 
 
 def _key_file(path: Path) -> str:
-    """Read a key file, creating it once (owner read/write only) if it is absent."""
+    """Read a key file, creating it once (owner read/write only) if it is absent.
+
+    The key is written to a private temporary file first and then hard-linked into place,
+    which fails if the name exists: so a key file is never seen half-written, and when two
+    processes start at once both end up with the one that was linked first.
+    """
     try:
         return path.read_text().strip()
     except FileNotFoundError:
         pass
     key = secrets.token_hex(32)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process created it first: use theirs
-        return path.read_text().strip()
-    with os.fdopen(fd, "w") as handle:
-        handle.write(key + "\n")
+        with os.fdopen(fd, "w") as handle:
+            handle.write(key + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:  # another process linked its key first: use theirs
+            return path.read_text().strip()
+    finally:
+        os.unlink(temporary)
     return key

@@ -52,3 +52,23 @@ def test_events_sealed_with_a_rotated_key_still_open(tmp_path: Path) -> None:
     assert rotated.seal(mid) == "finished"
     assert rotated.public_state(mid)["tally"]["ben"] == 1
     rotated.close()
+
+
+def test_processes_creating_the_key_files_at_once_all_get_the_same_whole_keys(tmp_path: Path) -> None:
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    instance = tmp_path / "race"
+    code = (
+        "import sys; from service.config import Settings; "
+        f"s = Settings.load({{'DEALERROOM_INSTANCE': {str(instance)!r}}}); "
+        "print(s.sealing_keys[0].hex(), s.signing_seed.hex(), s.session_key.hex())"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+             for _ in range(6)]
+    outputs = {p.communicate(timeout=60)[0] for p in procs}
+    assert all(p.returncode == 0 for p in procs)
+    assert len(outputs) == 1  # every process read the same three keys
+    assert sorted(f.name for f in instance.iterdir() if f.name.endswith(".key")) == [
+        "sealing.key", "session.key", "signing.key"]
+    assert not [f for f in instance.iterdir() if f.name.startswith(".")]  # no temporary left
