@@ -8,11 +8,13 @@ ids and forged credentials. Whatever is sent:
 
 * no answer is a 5xx, and no answer carries a Python traceback;
 * every 4xx is a JSON object with an ``error`` message;
+* the answer is one the document describes (status code, content type, schema);
 * a refused request, and any read, writes nothing to the store (notification count).
 
 The explicit cases below pin the limits: bodies over 64 KiB (413), a submission flood and
 a creation flood past the configured rates (429), deep, huge, non-finite and odd-unicode
-JSON, and ids that try to walk out of their path.
+JSON, hostile match creation, ids that try to walk out of their path; and the regressions
+of what the fuzzing found.
 """
 
 from __future__ import annotations
