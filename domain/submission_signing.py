@@ -57,9 +57,14 @@ def public_key_from_text(text: object) -> Ed25519PublicKey:
 
 
 def sign_submission(
-    key: Ed25519PrivateKey, match_id: str, step: int, player: str, commitment: str
+    key: Ed25519PrivateKey | bytes, match_id: str, step: int, player: str, commitment: str
 ) -> str:
-    """Sign a commitment (what a player's client does); return base64."""
+    """Sign a commitment (what a player's client does); return base64.
+
+    ``key`` is an Ed25519 private key, or its 32 raw bytes.
+    """
+    if isinstance(key, bytes):
+        key = Ed25519PrivateKey.from_private_bytes(key)
     message = submission_message(match_id, step, player, commitment)
     return base64.b64encode(key.sign(message)).decode()
 

@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, cast
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from domain import submission_signing
 from domain.canonical import canonical_json
 from domain.commitment import CommitmentError, canonical_match_id, commit
@@ -410,8 +408,7 @@ def sign_submission(
     private_key: bytes, match_id: str, step: int, player: str, commitment: str
 ) -> str:
     """Return a player's signature of a submission (base64), from the raw private key."""
-    key = Ed25519PrivateKey.from_private_bytes(private_key)
-    return submission_signing.sign_submission(key, match_id, step, player, commitment)
+    return submission_signing.sign_submission(private_key, match_id, step, player, commitment)
 
 
 def check_submission_signature(

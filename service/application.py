@@ -34,14 +34,7 @@ from domain.match import (
     public_record,
     token_hash,
 )
-from service.archive import (
-    ImportedMatch,
-    ImportedMatchError,
-    ImportResult,
-    export_bundle,
-    find_imported,
-    import_bundle,
-)
+from service.archive import ImportedMatch, ImportedMatchError, find_imported
 from service.config import Settings
 from service.readmodel import MatchIndex
 from domain.signed_note import Signer
@@ -578,29 +571,8 @@ class DealerRoom(Application[UUID]):
         """The match list."""
         return self.index.matches()
 
-    # ------------------------------------------------------------------ bundles (service.archive)
-
-    def bundle(self, match_id: str) -> dict[str, Any]:
-        """A match's bundle (``dealerroom/bundle/v1``); an imported match's as imported.
-
-        :raises NotFound: for an unknown or malformed id.
-        """
-        return export_bundle(self, match_id)
-
-    def import_bundle(
-        self,
-        bundle: Any,
-        *,
-        trusted_key: str | None = None,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> ImportResult:
-        """Verify another host's bundle and keep it as a read-only imported match.
-
-        ``progress(done, total)`` receives the verifier's progress.
-
-        :raises BundleError, BundleRefused, ImportConflict: nothing is written.
-        """
-        return import_bundle(self, bundle, trusted_key=trusted_key, progress=progress)
+    # ------------------------------------------------------------------ imported matches
+    # (bundles in and out are web.archive: the bundle format and the verifier are replay's)
 
     def imported(self, match_id: str) -> ImportedMatch | None:
         """The imported match with this id (``None`` for a match of this service or none)."""

@@ -5,10 +5,14 @@
 every signed checkpoint the service stored (one per tree size), the service's verifier
 key, the rules and no receipts. An imported match exports exactly the bundle imported.
 
-**Import** (:func:`import_bundle`): a bundle is first checked by the offline verifier
-(:func:`replay.verify.verify_bundle`) and refused, with nothing written, if any check
-fails; a bundle whose checks are only *pending* (a match still under way) is accepted. It
-is kept as an :class:`ImportedMatch` aggregate, one event holding the bundle's canonical
+**Import**: a bundle is first checked by the offline verifier and refused, with nothing
+written, if any check fails; a bundle whose checks are only *pending* (a match still under
+way) is accepted. The layers of ``ARCHITECTURE.md`` put the bundle format and the verifier
+in :mod:`replay` and let only the web layer (the composition root: pages, API, CLI) combine
+them with the service, so the use cases are :func:`web.archive.import_bundle` and
+:func:`web.archive.export_bundle`; this module is their storage half: :func:`keep_bundle`
+keeps a bundle that has been verified, :func:`stored_log` reads a match's records and
+every stored checkpoint. A verified bundle is kept as an :class:`ImportedMatch` aggregate, one event holding the bundle's canonical
 text, so it is stored like every other event (SQLite or PostgreSQL) and projected into the
 match list (:mod:`service.readmodel`) marked as imported. The checkpoints stay the foreign
 host's, signed with its key; this service never signs an imported log.
@@ -19,14 +23,14 @@ checkpoint and receipt kept) replaces it with a second event, so a match importe
 under way can be brought up to date. Any other bundle for the same match id is refused, as
 is one whose id is a match of this service.
 
-The service layer reads and writes bundles with :mod:`replay` (pure: it imports only
-``domain``), so the service and a reviewer's offline verifier agree on every byte.
+Leaves and canonical text come from :mod:`domain` (the same code the offline verifier
+uses), so the service and a reviewer's verifier agree on every byte.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -35,19 +39,16 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, OperationalError
 from sqlalchemy import select
 
+from domain.canonical import canonical_json
 from domain.match import Match, MatchError, actor
+from domain.merkle import MerkleLog, record_leaf_hash
 from domain.receipt import CONSISTENCY_FORMAT
-from replay.bundle import build_bundle, check_bundle, jcs, merkle_log, split_origin
-from replay.state import MatchReplay
-from replay.verify import verify_bundle
 from service.transparency import b64
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from datetime import datetime
 
-    from domain.signed_note import Verifier
-    from replay.verify import Verdict
     from service.application import DealerRoom
 
 IMPORTER = "host"
@@ -68,26 +69,6 @@ _STATUS = {
 
 class ArchiveError(ValueError):
     """A bundle that cannot be imported here, with the reason."""
-
-
-class BundleRefused(ArchiveError):
-    """The verifier failed a check of the bundle; ``verdict`` says which and where."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        failed = verdict.failed()
-        first = failed[0]
-        where = "" if first.first_bad_seq is None else f" at seq {first.first_bad_seq}"
-        others = ", ".join(
-            c.name + ("" if c.first_bad_seq is None else f" (seq {c.first_bad_seq})")
-            for c in failed[1:]
-        )
-        also = f"; also failed: {others}" if others else ""
-        super().__init__(
-            f"the {first.name} check failed{where}: {first.detail}{also}; nothing was imported"
-        )
-        self.check = first.name
-        self.first_bad_seq = first.first_bad_seq
 
 
 class ImportConflict(ArchiveError):
@@ -144,7 +125,12 @@ class ImportedMatch(Aggregate):
 
     @classmethod
     def create(
-        cls, match_id: UUID, text: str, verdict: Verdict, trusted_key: str | None, at: datetime
+        cls,
+        match_id: UUID,
+        text: str,
+        verdict: dict[str, Any],
+        trusted_key: str | None,
+        at: datetime,
     ) -> ImportedMatch:
         """Import a verified bundle given as its canonical text."""
         bundle = json.loads(text)
@@ -154,19 +140,21 @@ class ImportedMatch(Aggregate):
             timestamp=at,
             bundle=text,
             summary=summarize(bundle),
-            verdict=verdict.to_json(),
+            verdict=dict(verdict),
             trusted_key=trusted_key,
         )
         return imported
 
-    def extend(self, text: str, verdict: Verdict, trusted_key: str | None, at: datetime) -> None:
+    def extend(
+        self, text: str, verdict: dict[str, Any], trusted_key: str | None, at: datetime
+    ) -> None:
         """Replace the bundle by a verified one that extends it (see :func:`extension_problem`)."""
         self.trigger_event(
             self.Extended,
             timestamp=at,
             bundle=text,
             summary=summarize(json.loads(text)),
-            verdict=verdict.to_json(),
+            verdict=dict(verdict),
             trusted_key=trusted_key,
         )
 
@@ -181,11 +169,16 @@ class ImportedMatch(Aggregate):
         return self.bundle()["records"]  # type: ignore[no-any-return]
 
     def public_view(self) -> dict[str, Any]:
-        """The public view after the last imported record (replayed through the rules)."""
-        records = self.records()
-        board = MatchReplay(records, snapshot_every=len(records))
-        board.seek(len(board))
-        return board.view()
+        """The public view the imported log last recorded (``StepResolved`` or ``StepOpened``).
+
+        The state at any event, replayed through the rules, is :mod:`replay`'s business
+        (the timeline page reads it from there).
+        """
+        for record in reversed(self.records()):
+            view = record["data"].get("view")
+            if record["type"] in ("StepResolved", "StepOpened") and isinstance(view, dict):
+                return dict(view)
+        return {}
 
     @property
     def public_key(self) -> str:
@@ -219,7 +212,9 @@ class ImportedMatch(Aggregate):
                 f"{later['size']})"
             )
             raise ArchiveError(msg)
-        log = merkle_log(self.records()[: later["size"]])
+        log = MerkleLog()
+        for record in self.records()[: later["size"]]:
+            log.append(record_leaf_hash(record))
         proof = log.consistency_proof(old_size, later["size"])
         return {
             "format": CONSISTENCY_FORMAT,
@@ -252,7 +247,7 @@ def summarize(bundle: Mapping[str, Any]) -> dict[str, Any]:
      'events': 2, 'created_at': 'T0', 'last_activity': 'T1'}
     """
     records = bundle["records"]
-    host, match_id = split_origin(bundle["origin"])
+    host, _, match_id = bundle["origin"].rpartition("/match/")  # checked by the verifier
     status, step = "created", 0
     for record in records:
         status = _STATUS.get(record["type"], status)
@@ -297,9 +292,9 @@ def extension_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | N
     for checkpoint in old["checkpoints"]:
         if (checkpoint["size"], checkpoint["note"]) not in kept:
             return f"it leaves out the imported checkpoint of size {checkpoint['size']}"
-    receipts = {jcs(r) for r in new["receipts"]}
+    receipts = {canonical_json(r) for r in new["receipts"]}
     for i, receipt in enumerate(old["receipts"]):
-        if jcs(receipt) not in receipts:
+        if canonical_json(receipt) not in receipts:
             return f"it leaves out imported receipt {i}"
     return None
 
@@ -310,19 +305,13 @@ def extension_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | N
 
 
 @dataclass(frozen=True)
-class ImportResult:
-    """What :func:`import_bundle` did: ``action`` is imported, extended or unchanged."""
+class KeptBundle:
+    """What :func:`keep_bundle` did: ``action`` is imported, extended or unchanged."""
 
     match_id: str
     action: str
     records: int
     previous_records: int
-    verdict: Verdict
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as JSON (the verdict in its ``dealerroom/verdict/v1`` form)."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        return {**values, "verdict": self.verdict.to_json()}
 
 
 def find_imported(room: DealerRoom, match_id: str | UUID) -> ImportedMatch | None:
@@ -338,32 +327,25 @@ def find_imported(room: DealerRoom, match_id: str | UUID) -> ImportedMatch | Non
     return imported if isinstance(imported, ImportedMatch) else None
 
 
-def import_bundle(
+def keep_bundle(
     room: DealerRoom,
-    bundle: Any,
+    bundle: Mapping[str, Any],
+    verdict: Mapping[str, Any],
     *,
-    trusted_key: Verifier | str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> ImportResult:
-    """Verify a bundle and keep it as an imported match (module docstring for the rules).
+    trusted_key: str | None = None,
+) -> KeptBundle:
+    """Keep a bundle that the offline verifier passed as an imported match.
 
-    ``trusted_key`` pins the foreign host's key (every checkpoint and receipt must be
-    signed with it); ``progress`` receives the verifier's progress.
+    ``verdict`` is the verifier's ``dealerroom/verdict/v1`` verdict, kept with the bundle;
+    ``trusted_key`` the key the importer pinned, if any. Only
+    :func:`web.archive.import_bundle`, which verifies first, should call this.
 
-    :raises BundleError: if ``bundle`` does not have the bundle's shape.
-    :raises BundleRefused: if a check of the verifier fails (nothing is written).
     :raises ImportConflict: if the match id is a match of this service, or an imported
         match that this bundle does not extend (nothing is written).
     """
-    check_bundle(bundle)
-    verdict = verify_bundle(bundle, trusted_key=trusted_key, progress=progress)
-    if not verdict.ok:
-        raise BundleRefused(verdict)
-    text = jcs(bundle).decode()
+    text = canonical_json(bundle).decode()
     key = UUID(bundle["match_id"])
-    pinned = None if trusted_key is None else str(
-        trusted_key if isinstance(trusted_key, str) else trusted_key.vkey()
-    )
+    pinned = trusted_key
     size = len(bundle["records"])
     token = actor.set(IMPORTER)
     try:
@@ -386,7 +368,7 @@ def import_bundle(
                 imported = existing
                 before = imported.summary["events"]
                 if imported.text == text:
-                    return ImportResult(str(key), "unchanged", size, before, verdict)
+                    return KeptBundle(str(key), "unchanged", size, before)
                 problem = extension_problem(imported.bundle(), bundle)
                 if problem is not None:
                     msg = (
@@ -400,23 +382,23 @@ def import_bundle(
                 room.save(imported)
             except (IntegrityError, OperationalError):
                 continue
-            return ImportResult(str(key), action, size, before, verdict)
+            return KeptBundle(str(key), action, size, before)
         msg = f"match {key} is being imported by someone else right now; try again"
         raise ArchiveError(msg)
     finally:
         actor.reset(token)
 
 
-def export_bundle(room: DealerRoom, match_id: str | UUID) -> dict[str, Any]:
-    """The bundle of a match: every record, every stored checkpoint, the key, the rules.
+def stored_log(
+    room: DealerRoom, match_id: str | UUID
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A match's public records and every checkpoint the service signed, oldest first.
 
-    For an imported match, the bundle imported (its host's checkpoints and key).
+    The records are exactly those the last checkpoint covers, even if a command lands
+    between the two reads (records are append-only).
 
     :raises NotFound: for an unknown or malformed id.
     """
-    imported = find_imported(room, match_id)
-    if imported is not None:
-        return imported.bundle()
     key = str(room.match_key(match_id))
     room.checkpoint(key)  # catches the projection up; NotFound for an unknown match
     tlog = room.tlog
@@ -427,23 +409,19 @@ def export_bundle(room: DealerRoom, match_id: str | UUID) -> dict[str, Any]:
             .order_by(tlog.checkpoints.c.size)
         ).all()
     checkpoints = [{"size": int(size), "note": note} for size, note in rows]
-    # Records are append-only: the first ``size`` are the ones the last checkpoint signed,
-    # even if a command lands between the two reads.
-    records = room.records(key)[: checkpoints[-1]["size"]]
-    return build_bundle(records, checkpoints, room.public_key())
+    return room.records(key)[: checkpoints[-1]["size"]], checkpoints
 
 
 __all__ = [
     "IMPORT_TOPIC",
     "ArchiveError",
-    "BundleRefused",
     "ImportConflict",
-    "ImportResult",
+    "KeptBundle",
     "ImportedMatch",
     "ImportedMatchError",
-    "export_bundle",
     "extension_problem",
     "find_imported",
-    "import_bundle",
+    "keep_bundle",
+    "stored_log",
     "summarize",
 ]

@@ -150,8 +150,9 @@ def checkpoint(match_id: str) -> Any:
 def bundle(match_id: str) -> Any:
     """The match's bundle: public records, every checkpoint and the key (a download)."""
     from replay.bundle import dump_bundle  # noqa: PLC0415 - only this route needs it
+    from web.archive import export_bundle  # noqa: PLC0415
 
-    body = dump_bundle(service().bundle(match_id))
+    body = dump_bundle(export_bundle(service(), match_id))
     response = Flask.response_class(body, mimetype="application/json")
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="{match_id}.bundle.json"'

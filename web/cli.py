@@ -315,9 +315,10 @@ def _write_atomically(path: Path, data: bytes) -> None:
 def export_command(match_id: str, output: str) -> None:
     """Write a match's bundle: every record, every signed checkpoint, the key, the rules."""
     from replay.bundle import dump_bundle  # noqa: PLC0415
+    from web.archive import export_bundle  # noqa: PLC0415
 
     try:
-        bundle = _app().bundle(match_id)
+        bundle = export_bundle(_app(), match_id)
     except (NotFound, ValueError) as exc:
         raise CliError(str(exc)) from None
     data = dump_bundle(bundle)
@@ -347,6 +348,7 @@ def import_command(
     from replay.bundle import BundleError, verifier_key  # noqa: PLC0415
     from replay.verify import progress_reporter  # noqa: PLC0415
     from service.archive import ArchiveError  # noqa: PLC0415
+    from web.archive import import_bundle  # noqa: PLC0415
 
     if trusted_key is not None:
         try:
@@ -357,7 +359,7 @@ def import_command(
     bundle = _read_bundle(bundle_file)
     progress = progress_reporter(len(bundle["records"]))
     try:
-        result = _app().import_bundle(bundle, trusted_key=trusted_key, progress=progress)
+        result = import_bundle(_app(), bundle, trusted_key=trusted_key, progress=progress)
     except (ArchiveError, BundleError) as exc:
         msg = f"refused {bundle_file}: {exc}"
         raise CliError(msg) from None

@@ -52,10 +52,11 @@ def test_a_bad_proof_request_is_a_400_with_a_json_message(app: Flask, client: Fl
 
 def test_an_imported_match_has_a_timeline_and_a_read_only_status(app: Flask, client: FlaskClient) -> None:
     from replay.bundle import load_bundle  # noqa: PLC0415
+    from web.archive import import_bundle  # noqa: PLC0415
 
     path = Path(__file__).resolve().parents[2] / "fixtures" / "bundles" / "six-nimmt-classic.bundle.json"
     bundle = load_bundle(path.read_bytes())
-    service(app).import_bundle(bundle)
+    import_bundle(service(app), bundle)
     mid = bundle["match_id"]
     status = client.get(f"/api/matches/{mid}").get_json()
     assert status["imported"]["public_key"] == bundle["public_key"]

@@ -18,7 +18,9 @@ from domain.signed_note import open_checkpoint
 from replay.bundle import dump_bundle, export_bundle, load_bundle, play_scenario
 from replay.verify import verify_bundle
 from service.application import DealerRoom, NotFound
-from service.archive import BundleRefused, ImportConflict, ImportedMatchError
+from service.archive import ImportConflict, ImportedMatchError
+from web import archive
+from web.archive import BundleRefused
 from service.config import Settings
 from service.demo import DEMOS
 from service.simulate import load_scenario, run_scenario
@@ -80,7 +82,7 @@ def assert_refused(app: DealerRoom, bundle: dict[str, Any], message: str) -> Non
     """Importing ``bundle`` is refused (an id conflict) with ``message``; nothing is written."""
     before = written(app)
     with pytest.raises(ImportConflict, match=message):
-        app.import_bundle(bundle)
+        archive.import_bundle(app, bundle)
     assert written(app) == before
 
 
@@ -105,7 +107,7 @@ def test_export_then_import_into_a_fresh_instance_then_export_gives_the_same_byt
 ) -> None:
     # 1. Play the match through the service and export it
     match = play(service, name)
-    exported = dump_bundle(service.bundle(match))
+    exported = dump_bundle(archive.export_bundle(service, match))
     bundle = load_bundle(exported)
 
     # Check every record and every stored checkpoint is there, signed by the service
@@ -118,11 +120,11 @@ def test_export_then_import_into_a_fresh_instance_then_export_gives_the_same_byt
     assert verdict.ok and verdict.complete, str(verdict)
 
     # 2. Import it into a fresh instance (another host, another key)
-    result = fresh.import_bundle(bundle, trusted_key=service.public_key())
+    result = archive.import_bundle(fresh, bundle, trusted_key=service.public_key())
     assert (result.action, result.records) == ("imported", len(records))
 
     # 3. Check the fresh instance exports exactly the same bytes
-    assert dump_bundle(fresh.bundle(match)) == exported
+    assert dump_bundle(archive.export_bundle(fresh, match)) == exported
 
     # Check the imported match is listed, marked, and served with its host's key
     (row,) = fresh.matches()
@@ -144,9 +146,9 @@ def test_the_service_lists_its_own_matches_as_not_imported(service: DealerRoom) 
 
 def test_exporting_an_unknown_match_is_not_found(service: DealerRoom) -> None:
     with pytest.raises(NotFound):
-        service.bundle(str(uuid.uuid4()))
+        archive.export_bundle(service, str(uuid.uuid4()))
     with pytest.raises(NotFound):
-        service.bundle("nope")
+        archive.export_bundle(service, "nope")
 
 
 # ---------------------------------------------------------------------------- import
@@ -154,9 +156,9 @@ def test_exporting_an_unknown_match_is_not_found(service: DealerRoom) -> None:
 
 def test_every_honest_fixture_imports_and_its_reexport_verifies(service: DealerRoom) -> None:
     for path in HONEST:
-        result = service.import_bundle(fixture(path), trusted_key=verdict_of(path)["trusted_key"])
+        result = archive.import_bundle(service, fixture(path), trusted_key=verdict_of(path)["trusted_key"])
         assert result.action == "imported", path.name
-        again = service.bundle(result.match_id)
+        again = archive.export_bundle(service, result.match_id)
         assert dump_bundle(again) == path.read_bytes(), path.name
         assert verify_bundle(again, trusted_key=TEST_KEY.verifier().vkey()).ok, path.name
     listed = {m["match_id"]: m for m in service.matches()}
@@ -172,7 +174,7 @@ def test_every_tampered_fixture_is_refused_naming_the_check_and_nothing_is_writt
     expected = verdict_of(path)
     before = written(service)
     with pytest.raises(BundleRefused) as refused:
-        service.import_bundle(fixture(path), trusted_key=expected["trusted_key"])
+        archive.import_bundle(service, fixture(path), trusted_key=expected["trusted_key"])
     # Check the refusal names a check that must fail, at the record it must fail at
     assert refused.value.check in expected["must_fail"]
     assert refused.value.first_bad_seq == expected["must_fail"][refused.value.check]
@@ -186,11 +188,11 @@ def test_every_tampered_fixture_is_refused_naming_the_check_and_nothing_is_writt
 
 def test_importing_the_identical_bundle_again_changes_nothing(service: DealerRoom) -> None:
     path = BUNDLES / "vote-basic.bundle.json"
-    assert service.import_bundle(fixture(path)).action == "imported"
+    assert archive.import_bundle(service, fixture(path)).action == "imported"
     before = written(service)
     # A file with the same content in another layout is the same bundle
     pretty = json.dumps(json.loads(path.read_bytes()), indent=2)
-    result = service.import_bundle(load_bundle(pretty))
+    result = archive.import_bundle(service, load_bundle(pretty))
     assert (result.action, result.previous_records) == ("unchanged", 15)
     assert written(service) == before
 
@@ -201,19 +203,19 @@ def test_an_unfinished_match_is_imported_pending_and_then_extended(service: Deal
     size = len(early["records"])
 
     # 1. The bundle of a match under way: no check fails, some are pending
-    result = service.import_bundle(early)
+    result = archive.import_bundle(service, early)
     assert result.action == "imported"
     assert result.verdict.ok and not result.verdict.complete
     pending = {c.name for c in result.verdict.checks if c.status == "pending"}
     assert {"seed", "deals"} <= pending
     (row,) = service.matches()
     assert row["status"] != "finished" and row["events"] == size
-    assert service.bundle(full["match_id"]) == early
+    assert archive.export_bundle(service, full["match_id"]) == early
 
     # 2. The later bundle of the same match extends it and replaces it
-    result = service.import_bundle(full)
+    result = archive.import_bundle(service, full)
     assert (result.action, result.previous_records, result.records) == ("extended", size, 424)
-    assert dump_bundle(service.bundle(full["match_id"])) == dump_bundle(full)
+    assert dump_bundle(archive.export_bundle(service, full["match_id"])) == dump_bundle(full)
     (row,) = service.matches()
     assert row["status"] == "finished" and row["events"] == 424
 
@@ -223,7 +225,7 @@ def test_an_unfinished_match_is_imported_pending_and_then_extended(service: Deal
 
 def test_another_log_under_an_imported_match_id_is_refused(service: DealerRoom) -> None:
     honest = fixture(BUNDLES / "vote-basic.bundle.json")
-    service.import_bundle(honest)
+    archive.import_bundle(service, honest)
     scenario = load_scenario(SCENARIOS / "vote-basic.json")
 
     # The same records re-signed by another key
@@ -239,18 +241,18 @@ def test_another_log_under_an_imported_match_id_is_refused(service: DealerRoom) 
     # The same records, but a checkpoint of the imported bundle left out
     dropped = {**honest, "checkpoints": honest["checkpoints"][1:]}
     assert_refused(service, dropped, "leaves out the imported checkpoint of size 2")
-    assert service.bundle(honest["match_id"]) == honest
+    assert archive.export_bundle(service, honest["match_id"]) == honest
 
 
 def test_a_bundle_of_a_match_of_this_service_is_refused(service: DealerRoom) -> None:
     match = play(service, "vote-basic")
-    assert_refused(service, service.bundle(match), "is a match of this service")
+    assert_refused(service, archive.export_bundle(service, match), "is a match of this service")
 
 
 def test_an_imported_match_refuses_every_command_and_serves_proofs(service: DealerRoom) -> None:
     bundle = fixture(BUNDLES / "vote-basic.bundle.json")
     match = bundle["match_id"]
-    service.import_bundle(bundle)
+    archive.import_bundle(service, bundle)
     before = written(service)
     commands = [
         lambda: service.seal(match),
