@@ -327,19 +327,28 @@ class DealerRoom(Application[UUID]):
 
     @staticmethod
     def _submitted(match: Match, player: str, commitment: str) -> dict[str, Any]:
+        """The answer to a submission, with the commitment's event while it is unsaved."""
         record = match.steps[match.step]
+        new = [e for e in match.pending_events if isinstance(e, Match.SubmissionCommitted)]
         return {
             "step": match.step,
             "player": player,
             "commitment": commitment,
             "seq": record.commitment_seqs[player],
+            "event": new[-1] if new else None,
         }
 
     def _with_receipt(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
-        """Replace the commitment's log position by the receipt of its record."""
+        """Replace the commitment's log position by the receipt of its record.
+
+        A new commitment's record comes from the event just saved; only an identical
+        repeat (which saved nothing) reads its earlier event back from the store.
+        """
         seq = result.pop("seq")
+        event = result.pop("event")
         key = self.match_key(match_id)
-        (event,) = self.events.get(key, gt=seq, lte=seq + 1)  # versions are seq + 1
+        if event is None:
+            (event,) = self.events.get(key, gt=seq, lte=seq + 1)  # versions are seq + 1
         self.index.catch_up()
         return {**result, "receipt": self.tlog.receipt(str(key), public_record(event))}
 
