@@ -462,17 +462,19 @@ class DealerRoom(Application[UUID]):
 
     # ------------------------------------------------------------------ queries
 
-    def records(self, match_id: str) -> list[dict[str, Any]]:
-        """The public records of every event of a match, in order (no replay of the rules).
+    def records(self, match_id: str, start: int = 0) -> list[dict[str, Any]]:
+        """The public records of a match from seq ``start`` on, in order (no replay of the rules).
+
+        Only those records are read, so a page following a running match reads what is new.
 
         :raises NotFound: for an unknown or malformed id.
         """
         imported = find_imported(self, match_id)
         if imported is not None:
-            return imported.records()
+            return imported.records()[start:]
         key = self.match_key(match_id)
-        records = [public_record(e) for e in self.events.get(key)]
-        if not records:
+        records = [public_record(e) for e in self.events.get(key, gt=start)]  # version = seq + 1
+        if not records and (start == 0 or not list(self.events.get(key, lte=1))):
             msg = f"no match {key}"
             raise NotFound(msg)
         return records

@@ -120,8 +120,7 @@ def match_status(match_id: str) -> Any:
 @bp.get("/matches/<match_id>/records")
 def records(match_id: str) -> Any:
     """The public records of a match in log order (``?from=SEQ`` for the newer ones)."""
-    start = _int_arg("from") or 0
-    return jsonify(service().records(match_id)[start:])
+    return jsonify(service().records(match_id, _int_arg("from") or 0))
 
 
 @bp.get("/matches/<match_id>/state")

@@ -86,3 +86,14 @@ def test_serve_prints_working_host_and_player_links_of_live_demo_matches(app: Fl
         assert client.get(path).status_code == 200
     vote = live[0]["match_id"]
     assert client.get(f"/api/matches/{vote}").get_json()["step"]["status"] == "open"
+
+
+def test_records_from_a_position_are_the_newer_ones_and_an_unknown_match_is_still_a_404(
+    app: Flask, client: FlaskClient
+) -> None:
+    mid = service(app).create_match("vote", ["ana", "ben"])["match_id"]
+    everything = client.get(f"/api/matches/{mid}/records").get_json()
+    assert client.get(f"/api/matches/{mid}/records?from=1").get_json() == everything[1:]
+    assert client.get(f"/api/matches/{mid}/records?from=9").get_json() == []
+    unknown = "00000000-0000-4000-8000-000000000000"
+    assert client.get(f"/api/matches/{unknown}/records?from=3").status_code == 404
