@@ -156,6 +156,18 @@ def require_role(match_id: str, role: str) -> None:
         check_csrf()
 
 
+def require_player(match_id: str, player: str) -> None:
+    """Let the request act as the match's player ``player``, or raise 401/403.
+
+    Roles are the host and the player names, and no player may be called ``host``; so a
+    player route named ``host`` is refused here, or the host's token would pass as a player.
+    """
+    if player == HOST:
+        msg = "the host is not a player: player routes act only as one of the match's players"
+        raise Forbidden(msg)
+    require_role(match_id, player)
+
+
 def check_csrf() -> None:
     """:raises Forbidden: unless the request carries the session's CSRF token."""
     sent = request.headers.get("X-CSRF-Token", "")
