@@ -114,10 +114,12 @@ def console() -> Console:
 
 
 @pytest.fixture
-def page(browser: Browser, live_server: str, console: Console) -> Iterator[Page]:
-    """A page in a fresh context; console errors, page errors and CSP violations fail the test."""
-    context = browser.new_context(base_url=live_server)
-    page = context.new_page()
+def pages(browser: Browser, live_server: str, console: Console) -> Iterator[Callable[[], Page]]:
+    """``pages()`` opens a page in a fresh context of its own (its own cookies: one person).
+
+    Console errors, page errors and CSP violations of every page fail the test.
+    """
+    contexts = []
 
     def on_console(message: ConsoleMessage) -> None:
         # The browser asks for /favicon.ico by itself; no page of ours refers to it.
@@ -127,20 +129,33 @@ def page(browser: Browser, live_server: str, console: Console) -> Iterator[Page]
             where = message.location.get("url")
             console.problems.append(f"console error: {message.text} ({where})")
 
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: console.problems.append(f"uncaught: {error}"))
-    # The console reports a blocked resource; the event also catches a blocked eval or style.
-    page.add_init_script(
-        "document.addEventListener('securitypolicyviolation', (e) =>"
-        " console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));"
-    )
-    page.set_default_timeout(15_000)
+    def open_page() -> Page:
+        context = browser.new_context(base_url=live_server)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: console.problems.append(f"uncaught: {error}"))
+        # The console reports a blocked resource; the event also catches a blocked eval or style.
+        page.add_init_script(
+            "document.addEventListener('securitypolicyviolation', (e) =>"
+            " console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));"
+        )
+        page.set_default_timeout(15_000)
+        return page
+
     try:
-        yield page
+        yield open_page
     finally:
-        context.close()
+        for context in contexts:
+            context.close()
     if console.unexpected():
         pytest.fail("the page reported errors:\n" + "\n".join(console.unexpected()), pytrace=False)
+
+
+@pytest.fixture
+def page(pages: Callable[[], Page]) -> Page:
+    """A page in a fresh context, watched as ``pages`` watches every page."""
+    return pages()
 
 
 @pytest.fixture

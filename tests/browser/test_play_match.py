@@ -22,22 +22,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
+
+    from tests.browser.conftest import Console
 
     Shooter = Callable[[Page, str], Path]
+    NewPage = Callable[[], Page]
 
 pytestmark = pytest.mark.browser
-
-def fresh_page(browser: Browser, errors: list[str]) -> Page:
-    """A page in a context of its own (its own cookies: one person), failing on JS errors."""
-    page = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
-    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-    page.on(
-        "console",
-        lambda msg: errors.append(f"{page.url}: {msg.text}") if msg.type == "error" else None,
-    )
-    return page
-
 
 def create_from_console(page: Page, base: str, game: str, players: str) -> tuple[str, dict[str, str]]:
     """Create a match on /new; return the host link and the players' links."""
@@ -75,10 +67,9 @@ def seal_pick(page: Page, choice: str) -> dict[str, Any]:
 
 
 def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
-    browser: Browser, live_server: str, screenshot: Shooter
+    pages: NewPage, live_server: str, screenshot: Shooter, console: Console
 ) -> None:
-    errors: list[str] = []
-    host = fresh_page(browser, errors)
+    host = pages()
     host_link, links = create_from_console(host, live_server, "vote", "ana, ben, cai")
     assert "#" in host_link and set(links) == {"ana", "ben", "cai"}
     screenshot(host, "new-match")
@@ -90,7 +81,7 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
     receipts = {}
     rooms = {}
     for player, vote in votes.items():
-        room = fresh_page(browser, errors)
+        room = pages()
         room.goto(links[player])
         receipts[player] = seal_pick(room, vote)
         rooms[player] = room
@@ -98,6 +89,7 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
     # The token left the address bar, and ana's room cannot act as ben.
     assert "#" not in rooms["ana"].url
     mid = host_link.split("/matches/")[1].split("/")[0]
+    console.allow("401 (UNAUTHORIZED)")  # that refusal is the point
     status = rooms["ana"].evaluate(
         """async (url) => (await fetch(url, {method: "POST", headers: {"Content-Type":
         "application/json", "X-CSRF-Token": document.querySelector('meta[name=csrf-token]').content},
@@ -105,7 +97,6 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
         f"/api/matches/{mid}/players/ben/submissions",
     )
     assert status == 401
-    errors[:] = [e for e in errors if "401 (UNAUTHORIZED)" not in e]  # that refusal was the point
 
     # The host sees who submitted, never what.
     expect(host.locator("#submitters tr.ok")).to_have_count(3)
@@ -114,7 +105,7 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
     expect(host.locator("#host-status")).to_contain_text("Finished")
 
     match_url = host_link.split("#")[0].removesuffix("/host")
-    timeline = fresh_page(browser, errors)
+    timeline = pages()
     timeline.goto(match_url)
     expect(timeline.locator("tr.event")).to_have_count(13)
     expect(timeline.locator("#timeline")).to_contain_text('{"vote": "ben"}')
@@ -132,34 +123,30 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
         assert receipt["record"]["data"]["commitment"] == opened["commitment"] == commit(
             mid, 1, player, opened["payload"], salt_from_hex(opened["salt"])
         )
-    assert errors == []
 
 
-def test_the_timeline_updates_while_a_match_runs(browser: Browser, live_server: str) -> None:
-    errors: list[str] = []
-    host = fresh_page(browser, errors)
+def test_the_timeline_updates_while_a_match_runs(pages: NewPage, live_server: str) -> None:
+    host = pages()
     host_link, links = create_from_console(host, live_server, "vote", "ana, ben")
     match_url = host_link.split("#")[0].removesuffix("/host")
-    timeline = fresh_page(browser, errors)
+    timeline = pages()
     timeline.goto(match_url)
     expect(timeline.locator("tr.event")).to_have_count(2)
     host.goto(host_link)
     open_step(host)
     expect(timeline.locator("tr.event")).to_have_count(3, timeout=10_000)  # polled, no reload by hand
-    room = fresh_page(browser, errors)
+    room = pages()
     room.goto(links["ana"])
     seal_pick(room, "ben")
     expect(timeline.locator("tr.event")).to_have_count(4, timeout=10_000)
     expect(timeline.locator("#timeline")).not_to_contain_text('"vote"')  # still sealed
-    assert errors == []
 
 
 def test_a_six_nimmt_turn_with_a_row_decision(
-    browser: Browser, live_server: str, screenshot: Shooter
+    pages: NewPage, live_server: str, screenshot: Shooter
 ) -> None:
     """The host deals explicitly so that cai's card is lower than every row: cai must choose."""
-    errors: list[str] = []
-    host = fresh_page(browser, errors)
+    host = pages()
     host_link, links = create_from_console(host, live_server, "six-nimmt", "ana, ben, cai")
     host.goto(host_link)
     deal = {
@@ -176,7 +163,7 @@ def test_a_six_nimmt_turn_with_a_row_decision(
     open_step(host)
     rooms = {}
     for player, card in {"ana": "22", "ben": "11", "cai": "1"}.items():
-        room = fresh_page(browser, errors)
+        room = pages()
         room.goto(links[player])
         seal_pick(room, card)
         rooms[player] = room
@@ -188,9 +175,8 @@ def test_a_six_nimmt_turn_with_a_row_decision(
     cai.click("#decide")
     expect(cai.locator("#decision-result")).to_contain_text("Decided")
     expect(host.locator("#host-status")).to_contain_text("resolved", timeout=10_000)
-    timeline = fresh_page(browser, errors)
+    timeline = pages()
     timeline.goto(host_link.split("#")[0].removesuffix("/host"))
     expect(timeline.locator("ul.account")).to_contain_text("cai")
     expect(timeline.locator("figure.picture svg")).to_be_visible()
     screenshot(timeline, "timeline-six-nimmt")
-    assert errors == []
