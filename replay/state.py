@@ -904,10 +904,7 @@ class MatchReplay:
 
         :raises IndexError: at the start of the log.
         """
-        if self.position == 0:
-            msg = "no record has been applied"
-            raise IndexError(msg)
-        record = self.records[self.position - 1]
+        record = self.peek()
         self.frame = self._stack.pop() if self._stack else self.frame_at(self.position - 1)
         return record
 
