@@ -12,20 +12,16 @@ import logging
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request, url_for
-from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.exceptions import BadRequest
 
-from domain.match import CommitmentReused, MatchOver, NoDecisionPending, StepNotOpen
 from domain.rules import game_names, get_rules
 from domain.rules.base import RulesError
-from service.application import NotFound
-from web import security, service
+from web import errors, security, service
 from web.openapi import openapi_document
 from web.timeline import replay_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("dealerroom.web")
-
-CONFLICTS = (StepNotOpen, MatchOver, NoDecisionPending, CommitmentReused)
 
 
 def _time(value: Any) -> Any:
@@ -347,31 +343,9 @@ def decide(match_id: str, player: str) -> Any:
 # ---------------------------------------------------------------------- errors
 
 
-def _error(status: int, message: str) -> Any:
-    response = jsonify({"error": message})
-    response.status_code = status
-    return response
+_error = errors.error
 
 
 def init_app(app: Flask) -> None:
-    """Register the JSON error handlers (for pages too: a page error is a short JSON)."""
-
-    @app.errorhandler(NotFound)
-    def not_found(exc: NotFound) -> Any:
-        return _error(404, str(exc))
-
-    @app.errorhandler(ValueError)
-    def bad_input(exc: ValueError) -> Any:
-        return _error(409 if isinstance(exc, CONFLICTS) else 400, str(exc))
-
-    @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> Any:
-        response = _error(exc.code or 500, exc.description or exc.name)
-        if exc.code == 401:  # noqa: PLR2004
-            response.headers["WWW-Authenticate"] = 'Bearer realm="dealerroom"'
-        return response
-
-    @app.errorhandler(Exception)
-    def unexpected(exc: Exception) -> Any:
-        log.exception("unexpected error on %s %s", request.method, request.path)
-        return _error(500, "internal error; it has been logged")
+    """Register the error handlers (:mod:`web.errors`)."""
+    errors.init_app(app)
