@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from domain.rules.base import RulesError
+from domain.rules.base import RulesError, describe
 
 if TYPE_CHECKING:
     from domain.rules.base import Rules
@@ -38,6 +38,6 @@ def get_rules(name: str) -> Rules:
     """
     module = _MODULES.get(name) if isinstance(name, str) else None
     if module is None:
-        msg = f"unknown game {name!r}; the games are {', '.join(_MODULES)}"
+        msg = f"unknown game {describe(name)}; the games are {', '.join(_MODULES)}"
         raise UnknownGame(msg)
     return importlib.import_module(module).RULES  # type: ignore[no-any-return]

@@ -31,12 +31,14 @@ from __future__ import annotations
 
 import copy
 import enum
+import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from domain.fairrand import Rng
 
@@ -63,6 +65,207 @@ class IllegalPick(RulesError):
 
 class BadDecision(RulesError):
     """A decision payload does not answer the request."""
+
+
+# --- Bounded input ------------------------------------------------------------------
+#
+# Every payload, decision, deal and option reaches the rules straight from a caller. The
+# helpers below check type, range and length before anything costs more than a look, and
+# word their refusals in plain sentences: a value is described (``describe``), never shown
+# as a Python repr.
+
+MAX_NAME_LENGTH = 64
+"""Characters in a name the rules accept where they are given one (a vote's candidate)."""
+
+_SHOWN_TEXT = 24  # a text shown back in a message at most this long
+_SHOWN_DIGITS = 15  # a whole number shown back at most this many digits long
+_SHOWN_KEYS = 3  # unknown keys named in a message
+
+
+def is_whole(value: object) -> bool:
+    """Whether ``value`` is a JSON whole number (JSON ``true``/``false`` are not numbers).
+
+    >>> is_whole(3), is_whole(True), is_whole(3.0), is_whole("3")
+    (True, False, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def describe(value: object) -> str:
+    """Return a short plain description of a JSON value for an error message.
+
+    Short printable texts are shown in double quotes, small whole numbers as they are;
+    anything else by its kind, so a message never grows with the input.
+
+    >>> describe("h8"), describe(None), describe(True), describe(2**80), describe(1.5)
+    ('"h8"', 'null', 'true', 'a whole number of 25 digits', 'a number with a fraction')
+    >>> describe("x" * 100), describe([1]), describe({}), describe("a\\u202eb")
+    ('a text of 100 characters', 'a list', 'an object', 'a text of 3 characters')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if -(10**_SHOWN_DIGITS) < value < 10**_SHOWN_DIGITS:
+            return str(value)
+        digits = value.bit_length() * 30103 // 100000 + 1  # about log10(2) per bit
+        sign = "a negative " if value < 0 else "a "
+        return f"{sign}whole number of {digits} digits"
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):  # noqa: PLR0124 - NaN
+            return "not a finite number"
+        return "a number with a fraction"
+    if isinstance(value, str):
+        if not value:
+            return "an empty text"
+        if len(value) <= _SHOWN_TEXT and value.isprintable():
+            return '"' + value + '"'
+        return f"a text of {len(value)} characters"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a value of no JSON kind"
+
+
+def describe_keys(keys: Iterable[object]) -> str:
+    """Return the first few of ``keys`` described, and how many more there are.
+
+    >>> describe_keys(["x", "y"]), describe_keys(["a", "b", "c", "d", "e"])
+    ('"x", "y"', '"a", "b", "c" and 2 more')
+    """
+    listed = sorted(keys, key=str)
+    shown = ", ".join(describe(k) for k in listed[:_SHOWN_KEYS])
+    if len(listed) > _SHOWN_KEYS:
+        shown += f" and {len(listed) - _SHOWN_KEYS} more"
+    return shown
+
+
+def list_names(names: Sequence[str], most: int = 10) -> str:
+    """Return ``names`` joined for a message, the first ``most`` of them.
+
+    >>> list_names(["ana", "ben"]), list_names(["a", "b", "c"], most=2)
+    ('ana, ben', 'a, b and 1 more')
+    """
+    shown = ", ".join(names[:most])
+    if len(names) > most:
+        shown += f" and {len(names) - most} more"
+    return shown
+
+
+def check_object(
+    payload: object,
+    *,
+    required: Iterable[str],
+    optional: Iterable[str] = (),
+    shape: str,
+    error: type[RulesError],
+) -> dict[str, Any]:
+    """Check that ``payload`` is a JSON object with the ``required`` keys and no unknown one.
+
+    :raises error: naming the missing or unknown key, followed by ``shape``.
+    """
+    if not isinstance(payload, dict):
+        msg = f"{shape}, not {describe(payload)}"
+        raise error(msg)
+    needed = list(required)
+    known = {*needed, *optional}
+    unknown = [key for key in payload if key not in known]
+    if unknown:
+        word = "key" if len(unknown) == 1 else "keys"
+        msg = f"unknown {word} {describe_keys(unknown)}; {shape}"
+        raise error(msg)
+    missing = [key for key in needed if key not in payload]
+    if missing:
+        msg = f'the key "{missing[0]}" is missing; {shape}'
+        raise error(msg)
+    return payload
+
+
+def check_whole(
+    value: object, what: str, low: int, high: int, error: type[RulesError]
+) -> int:
+    """Return ``value`` if it is a whole number from ``low`` to ``high``.
+
+    >>> check_whole(3, "n", 0, 9, RulesError)
+    3
+    >>> try:
+    ...     check_whole(True, "n", 0, 9, RulesError)
+    ... except RulesError as error:
+    ...     print(error)
+    n is a whole number from 0 to 9, not true
+
+    :raises error: naming ``what`` otherwise.
+    """
+    if not is_whole(value) or not low <= value <= high:  # type: ignore[operator]
+        msg = f"{what} is a whole number from {low} to {high}, not {describe(value)}"
+        raise error(msg)
+    return value  # type: ignore[return-value]
+
+
+def is_name(value: object) -> bool:
+    """Whether ``value`` is a name the rules accept: 1 to 64 printable characters, no space
+    at either end (no control, format or lone surrogate characters).
+
+    >>> is_name("josé"), is_name(" ana"), is_name("a\\u200bb"), is_name(""), is_name(7)
+    (True, False, False, False, False)
+    """
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= MAX_NAME_LENGTH
+        and value.isprintable()
+        and value == value.strip()
+    )
+
+
+def check_name_list(
+    value: object, what: str, *, least: int, most: int, error: type[RulesError]
+) -> list[str]:
+    """Return ``value`` if it is a list of ``least`` to ``most`` distinct names.
+
+    Names count as the same when they differ only in case or Unicode normalisation (NFKC
+    and case folding), so a list never holds two names a reader cannot tell apart.
+
+    :raises error: naming ``what`` otherwise.
+    """
+    if not isinstance(value, list):
+        msg = f"{what} is a list of {least} to {most} names, not {describe(value)}"
+        raise error(msg)
+    if not least <= len(value) <= most:
+        msg = f"{what} lists {least} to {most} names, not {len(value)}"
+        raise error(msg)
+    seen: set[str] = set()
+    for name in value:
+        if not is_name(name):
+            msg = (
+                f"{what} holds {describe(name)}; a name is 1 to {MAX_NAME_LENGTH} printable "
+                "characters with no space at either end"
+            )
+            raise error(msg)
+        folded = unicodedata.normalize("NFKC", name).casefold()
+        if folded in seen:
+            msg = f"{what} names {describe(name)} twice (names differing only in case count as one)"
+            raise error(msg)
+        seen.add(folded)
+    return list(value)
+
+
+def check_options_object(options: object, game: str, names: Sequence[str]) -> dict[str, Any]:
+    """Check that ``options`` is a JSON object whose keys are among ``names``.
+
+    :raises BadOptions: otherwise.
+    """
+    if not isinstance(options, Mapping):
+        msg = f"the options of {game} are a JSON object, not {describe(options)}"
+        raise BadOptions(msg)
+    unknown = [key for key in options if key not in names]
+    if unknown:
+        word = "option" if len(unknown) == 1 else "options"
+        takes = f"takes only {', '.join(names)}" if names else "takes no options"
+        msg = f"unknown {game} {word} {describe_keys(unknown)}; {game} {takes}"
+        raise BadOptions(msg)
+    return dict(options)
 
 
 class Disclosure(enum.Enum):
@@ -263,7 +466,7 @@ def play_step(  # noqa: PLR0913
     submit = submit or {}
     for player in submit:
         if player not in spec.submitters:
-            msg = f"player {player!r} is not asked to submit in this step"
+            msg = f"player {describe(player)} is not asked to submit in this step"
             raise IllegalPick(msg)
     picks: dict[str, Payload] = {}
     defaulted: list[str] = []

@@ -4,11 +4,15 @@ Hosts hold it for vote-offs and tie-breaks: one step in which every voter seals 
 for one candidate; all votes are revealed when the step resolves.
 
 * Options: ``candidates`` (default: the players) and ``voters`` (default: the players).
+  Each is a list of 1 to 100 distinct names (a name: 1 to 64 printable characters, no
+  space at either end; names differing only in case count as the same); voters are
+  players. A vote takes 1 to 100 players.
 * Payload ``{"vote": "ben"}``; a vote for a non-candidate is rejected at submission.
 * Public state: ``tally`` ({candidate: votes}, every candidate listed), ``finished`` and
   ``winners`` (every candidate with the most votes, in candidate order; a tie lists them
   all; empty until finished).
-* A voter who submits nothing abstains (the default pick is ``{"vote": null}``).
+* A voter who submits nothing abstains (the default pick is ``{"vote": null}``); a
+  submitted vote must name a candidate (``null`` is the default's mark only).
 """
 
 from __future__ import annotations
@@ -25,6 +29,11 @@ from domain.rules.base import (
     Rules,
     State,
     StepSpec,
+    check_name_list,
+    check_object,
+    check_options_object,
+    describe,
+    list_names,
 )
 
 if TYPE_CHECKING:
@@ -33,17 +42,10 @@ if TYPE_CHECKING:
     from domain.fairrand import Rng
 
 
-def _names(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list) or not value:
-        msg = f"{what} must be a non-empty list of names"
-        raise BadOptions(msg)
-    if not all(isinstance(v, str) and v for v in value):
-        msg = f"{what} must be a non-empty list of names"
-        raise BadOptions(msg)
-    if len(set(value)) != len(value):
-        msg = f"{what} must not repeat a name"
-        raise BadOptions(msg)
-    return list(value)
+MAX_VOTERS = 100
+"""The most players, voters and candidates a vote takes."""
+OPTION_NAMES = ("candidates", "voters")
+_SHAPE = 'a vote is {"vote": candidate}'
 
 
 class Vote(Rules):
@@ -54,12 +56,16 @@ class Vote(Rules):
     disclosure = Disclosure.ON_RESOLVE
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Fill in nothing: candidates and voters default to the players at set-up."""
-        unknown = set(options) - {"candidates", "voters"}
-        if unknown:
-            msg = f"unknown vote option(s): {', '.join(sorted(unknown))}"
-            raise BadOptions(msg)
-        return dict(options)
+        """Fill in nothing: candidates and voters default to the players at set-up.
+
+        :raises BadOptions: for options that are not an object, an unknown option, or a
+            candidate or voter list that is not 1 to 100 distinct names.
+        """
+        options = check_options_object(options, "vote", OPTION_NAMES)
+        for what in OPTION_NAMES:
+            if what in options:
+                check_name_list(options[what], what, least=1, most=MAX_VOTERS, error=BadOptions)
+        return options
 
     def setup(self, options: Mapping[str, Any], players: Sequence[str]) -> State:
         """Return the state before the vote.
@@ -68,12 +74,21 @@ class Vote(Rules):
             a player.
         """
         options = self.normalise_options(options)
-        players = _names(list(players), "players")
-        candidates = _names(options.get("candidates", players), "candidates")
-        voters = _names(options.get("voters", players), "voters")
+        players = list(players)
+        if not 1 <= len(players) <= MAX_VOTERS:
+            msg = f"a vote takes 1 to {MAX_VOTERS} players, not {len(players)}"
+            raise BadOptions(msg)
+        if not all(isinstance(p, str) and p for p in players):
+            msg = "players are non-empty names"
+            raise BadOptions(msg)
+        if len(set(players)) != len(players):
+            msg = "players must not repeat a name"
+            raise BadOptions(msg)
+        candidates = list(options.get("candidates", players))
+        voters = list(options.get("voters", players))
         strangers = [v for v in voters if v not in players]
         if strangers:
-            msg = f"voter {strangers[0]!r} is not a player of the match"
+            msg = f"the voter {describe(strangers[0])} is not a player of the match"
             raise BadOptions(msg)
         return {
             "candidates": candidates,
@@ -95,13 +110,12 @@ class Vote(Rules):
 
         :raises IllegalPick: for anything else.
         """
-        if not isinstance(payload, dict) or set(payload) != {"vote"}:
-            msg = 'a vote is {"vote": candidate}'
-            raise IllegalPick(msg)
+        payload = check_object(payload, required=("vote",), shape=_SHAPE, error=IllegalPick)
         choice = payload["vote"]
-        if choice not in state["candidates"]:
-            msg = f"{choice!r} is not a candidate; the candidates are " + ", ".join(
-                state["candidates"]
+        if not isinstance(choice, str) or choice not in state["candidates"]:
+            msg = (
+                f"{describe(choice)} is not a candidate; the candidates are "
+                f"{list_names(state['candidates'])} (to abstain, submit nothing)"
             )
             raise IllegalPick(msg)
         del player

@@ -25,7 +25,7 @@ def test_ruling_candidates_and_voters_default_to_the_players() -> None:
 
 def test_ruling_a_vote_for_a_non_candidate_is_rejected_at_submission() -> None:
     state = RULES.setup({"candidates": ["ana", "ben"]}, ["ana", "ben", "cai"])
-    with pytest.raises(IllegalPick, match="'cai' is not a candidate"):
+    with pytest.raises(IllegalPick, match='"cai" is not a candidate'):
         RULES.check_pick(state, "ana", {"vote": "cai"})
 
 
@@ -64,3 +64,62 @@ def test_a_payload_that_is_not_a_vote_is_rejected(payload: object) -> None:
 def test_an_unknown_game_names_the_games_there_are() -> None:
     with pytest.raises(UnknownGame, match="six-nimmt"):
         get_rules("poker")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"candidates": []}, "candidates lists 1 to 100 names, not 0"),
+        ({"candidates": [f"c{i}" for i in range(101)]}, "candidates lists 1 to 100 names, not 101"),
+        ({"candidates": "ana"}, 'candidates is a list of 1 to 100 names, not "ana"'),
+        ({"candidates": ["x" * 65]}, "candidates holds a text of 65 characters; a name is 1 to 64"),
+        ({"candidates": [" ana"]}, "no space at either end"),
+        ({"candidates": ["a\u202eb"]}, "printable"),
+        ({"candidates": ["\ud800"]}, "printable"),
+        ({"candidates": [7]}, "candidates holds 7; a name"),
+        ({"candidates": ["Ana", "ana"]}, 'names "ana" twice'),
+        ({"voters": ["ana", "ana"]}, 'voters names "ana" twice'),
+        ({"voters": [[["ana"]]]}, "voters holds a list"),
+        ({"colour": "red", "x" * 500: 1}, 'unknown vote options "colour", a text of 500'),
+    ],
+)
+def test_options_are_bounded_and_refused_in_plain_words(options: dict, message: str) -> None:
+    with pytest.raises(BadOptions) as refused:
+        RULES.setup(options, ["ana", "ben"])
+    assert message in str(refused.value)
+    assert "'" not in str(refused.value) and "None" not in str(refused.value)
+
+
+def test_options_that_are_not_an_object_are_refused() -> None:
+    with pytest.raises(BadOptions, match="are a JSON object, not a list"):
+        RULES.normalise_options([("candidates", ["ana"])])  # type: ignore[arg-type]
+
+
+def test_a_vote_takes_at_most_100_players() -> None:
+    RULES.setup({}, [f"p{i}" for i in range(100)])
+    with pytest.raises(BadOptions, match="1 to 100 players, not 101"):
+        RULES.setup({}, [f"p{i}" for i in range(101)])
+
+
+def test_candidates_may_be_long_unicode_names() -> None:
+    names = ["é" * 64, "\U0001f0a1 ace", "josé"]
+    state = RULES.setup({"candidates": names}, ["ana", "ben"])
+    assert RULES.check_pick(state, "ana", {"vote": "\U0001f0a1 ace"}) == {"vote": "\U0001f0a1 ace"}
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"vote": None}, "null is not a candidate; the candidates are ana, ben (to abstain, submit nothing)"),
+        ({"vote": True}, "true is not a candidate"),
+        ({"vote": ["ana"]}, "a list is not a candidate"),
+        ({"vote": "z" * 10_000}, "a text of 10000 characters is not a candidate"),
+        ({"vote": "ana", "ballot": 1}, 'unknown key "ballot"; a vote is {"vote": candidate}'),
+        ({}, 'the key "vote" is missing'),
+        ("ana", 'a vote is {"vote": candidate}, not "ana"'),
+    ],
+)
+def test_a_refused_vote_says_why_in_plain_words(payload: object, message: str) -> None:
+    with pytest.raises(IllegalPick) as refused:
+        RULES.check_pick(RULES.setup({}, ["ana", "ben"]), "ana", payload)
+    assert str(refused.value) == message or message in str(refused.value)
