@@ -11,13 +11,15 @@ The exact formats (also in ``docs/protocol-tamper-evidence.md``), as in C2SP ``s
 * ``key_id = SHA-256(name || 0x0A || 0x01 || public_key)[:4]`` for an Ed25519 key (type
   ``0x01``); the signature is Ed25519 over the UTF-8 bytes of the text.
 * Verifier key: ``<name>+<key id as 8 lowercase hex digits>+<base64(0x01 || public key)>``;
-  signer key: ``PRIVATE+KEY+<name>+<key id hex>+<base64(0x01 || 32-byte seed)>``.
+  signer key: ``PRIVATE+KEY+<name>+<key id hex>+<base64(0x01 || 32-byte seed)>``. Only the
+  canonical text is accepted (lowercase key ID, base64 exactly as encoding gives it), so one
+  key has one text; all base64 in a note (signatures, root hash) is canonical too.
 * Opening a note: signatures from unknown keys (name and key ID not both known) are ignored;
   a signature from a known key must verify, else the whole note is rejected; at least one must
   verify. Repeated signatures by one key count once. More than 100 signature lines is an error.
 * A checkpoint body is ``origin "\\n" size "\\n" base64(root hash) "\\n"`` followed by optional
   non-empty extension lines, each ending in a newline; the size is ASCII decimal with no
-  leading zero.
+  leading zero, at most 2^63 - 1.
 
 Errors are :class:`NoteError` (a :class:`ValueError`) with the reason in one sentence.
 """
@@ -46,7 +48,9 @@ _SIG_PREFIX = (EM_DASH + " ").encode()
 _KEY_ID_HEX = re.compile(r"[0-9a-fA-F]{8}")
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
 _HASH_SIZE = 32
-_MAX_TREE_SIZE = 2**64 - 1
+MAX_TREE_SIZE = 2**63 - 1
+"""The largest tree size a checkpoint may state (a signed 64-bit integer, as Go's ``tlog``)."""
+_MAX_TREE_SIZE = MAX_TREE_SIZE
 
 
 class NoteError(ValueError):
@@ -101,12 +105,20 @@ def _key_hash(name: str, typed_key: bytes) -> int:
 
 
 def _b64decode(text: str) -> bytes:
-    """Decode standard base64 with padding, rejecting anything else."""
+    """Decode canonical standard base64 with padding, rejecting anything else.
+
+    Only the text that encoding the bytes gives back is accepted: no stray or missing
+    ``=``, no non-zero bits in the last character's unused part (Go's ``x/mod`` refuses
+    the first; accepting either would let two texts name one key).
+    """
     try:
-        return base64.b64decode(text.encode("ascii"), validate=True)
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
-        msg = f"{text[:40]!r} is not standard base64"
-        raise NoteError(msg) from None
+        raw = None
+    if raw is None or base64.b64encode(raw).decode() != text:
+        msg = f"{text[:40]!r} is not canonical standard base64"
+        raise NoteError(msg)
+    return raw
 
 
 def _private_key(key: Ed25519PrivateKey | bytes) -> Ed25519PrivateKey:
@@ -158,7 +170,14 @@ class Verifier:
         if not _KEY_ID_HEX.fullmatch(id_hex) or not is_valid_name(name) or not key64:
             msg = f"malformed verifier key {vkey!r}"
             raise NoteError(msg)
-        typed = _b64decode(key64)
+        try:
+            typed = _b64decode(key64)
+        except NoteError:
+            msg = (
+                f"malformed verifier key {vkey!r}: its key is not canonical standard base64 "
+                "(exactly the text encoding gives, no stray '=')"
+            )
+            raise NoteError(msg) from None
         if not typed:
             msg = f"malformed verifier key {vkey!r}"
             raise NoteError(msg)
@@ -171,7 +190,11 @@ class Verifier:
         if len(typed) != 33:
             msg = f"verifier key {vkey!r} does not hold a 32-byte Ed25519 key"
             raise NoteError(msg)
-        return cls(name, typed[1:])
+        verifier = cls(name, typed[1:])
+        if verifier.vkey() != vkey:  # e.g. the key ID in upper case
+            msg = f"verifier key {vkey!r} is not in canonical form (lowercase key ID)"
+            raise NoteError(msg)
+        return verifier
 
     def vkey(self) -> str:
         """Return the verifier key text ``<name>+<key id hex>+<base64(0x01 || public key)>``."""
@@ -234,6 +257,9 @@ class Signer:
         signer = cls(name, typed[1:])
         if signer.key_id != int(id_hex, 16):
             msg = f"the key ID in the signer key for {name!r} does not match the key"
+            raise NoteError(msg)
+        if id_hex != f"{signer.key_id:08x}":
+            msg = f"the signer key for {name!r} is not in canonical form (lowercase key ID)"
             raise NoteError(msg)
         return signer
 
@@ -426,9 +452,9 @@ def _parse_signature_line(line: bytes) -> Signature:
         msg = "malformed note: a signature line must be '\u2014 <key name> <base64 signature>'"
         raise NoteError(msg)
     try:
-        raw = base64.b64decode(b64.encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError):
-        msg = f"malformed note: the signature of {name} is not standard base64"
+        raw = _b64decode(b64)
+    except NoteError:
+        msg = f"malformed note: the signature of {name} is not canonical standard base64"
         raise NoteError(msg) from None
     if len(raw) < 5:
         msg = f"malformed note: the signature of {name} is too short"
@@ -507,8 +533,11 @@ class Checkpoint:
         if not _DECIMAL.fullmatch(size_text):
             msg = f"checkpoint tree size {size_text!r} is not decimal without leading zeros"
             raise NoteError(msg)
-        root_hash = _b64decode(root_text)
-        if len(root_hash) != _HASH_SIZE or base64.b64encode(root_hash).decode() != root_text:
+        try:
+            root_hash = _b64decode(root_text)
+        except NoteError:
+            root_hash = b""
+        if len(root_hash) != _HASH_SIZE:
             msg = f"checkpoint root hash {root_text!r} is not the base64 of {_HASH_SIZE} bytes"
             raise NoteError(msg)
         return cls(origin, int(size_text), root_hash, tuple(extensions))

@@ -111,6 +111,39 @@ def test_malformed_verifier_keys_are_rejected(text: str) -> None:
         Verifier.from_vkey(text)
 
 
+TEST_VKEY = "dealerroom.example+debe4652+AQOhB7/zzhC+HXDdGOdLwJln5NYwm6UNXx3chmQSVTG4"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (TEST_VKEY + "=", "not canonical standard base64"),  # Go's x/mod refuses it too
+        (TEST_VKEY + "==", "not canonical standard base64"),
+        (TEST_VKEY.replace("debe4652", "DEBE4652"), "canonical form"),
+        (TEST_VKEY[:-1] + "5", "does not match"),  # another key, same ID: refused as before
+    ],
+)
+def test_only_the_canonical_text_of_a_verifier_key_is_accepted(text: str, reason: str) -> None:
+    assert Verifier.from_vkey(TEST_VKEY).vkey() == TEST_VKEY
+    with pytest.raises(NoteError, match=reason):
+        Verifier.from_vkey(text)
+
+
+def test_only_the_canonical_text_of_a_signer_key_is_accepted() -> None:
+    skey = PETER["skey"]
+    assert Signer.from_skey(skey).skey() == skey
+    for text in (skey + "=", skey.replace("c74f20a3", "C74F20A3")):
+        with pytest.raises(NoteError):
+            Signer.from_skey(text)
+
+
+def test_a_signature_line_with_a_stray_pad_is_malformed() -> None:
+    signer = Signer("example.test", bytes(range(32)))
+    note = sign_with("hello\n", signer)
+    with pytest.raises(NoteError, match="not canonical standard base64"):
+        open_note(note[:-1] + "=\n", [signer.verifier()])
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -224,7 +257,7 @@ def test_two_verifiers_with_the_same_name_and_id_are_ambiguous() -> None:
         ("\n\n", "signature lines must follow"),
         (TEXT + "\n\u2014 PeterNeumann \n", "signature line must be"),
         (TEXT + "\n\u2014 PeterNeumann AAAA\n", "too short"),
-        (TEXT + "\n\u2014 PeterNeumann AAAA!AAA\n", "not standard base64"),
+        (TEXT + "\n\u2014 PeterNeumann AAAA!AAA\n", "not canonical standard base64"),
         (TEXT + "\n- PeterNeumann AAAAAAAA\n", "em dash"),
         (TEXT + "\n\u2014 Peter\tNeumann AAAAAAAA\n", "control character"),
         (TEXT.replace("\n", "\r\n") + "\n\u2014 PeterNeumann AAAAAAAA\n", "control character"),
@@ -333,6 +366,7 @@ ROOT64 = base64.b64encode(bytes(range(32))).decode()
         (f"origin\n1_000\n{ROOT64}\n", "leading zeros"),
         (f"origin\n\u0661\n{ROOT64}\n", "leading zeros"),
         (f"origin\n{2**64}\n{ROOT64}\n", "tree size must be between"),
+        (f"origin\n{2**63}\n{ROOT64}\n", "tree size must be between"),  # int64, as Go's tlog
         (f"origin\n1\n{ROOT64[:-1]}\n", "base64"),
         (f"origin\n1\n{base64.b64encode(bytes(31)).decode()}\n", "base64 of 32 bytes"),
         (f"origin\n1\n{ROOT64[:-2]}9=\n", "base64 of 32 bytes"),  # non-canonical trailing bits
@@ -350,6 +384,7 @@ def test_malformed_checkpoints_are_rejected(body: str, reason: str) -> None:
         (("", 1, bytes(32)), "origin"),
         (("a\nb", 1, bytes(32)), "origin"),
         (("o", -1, bytes(32)), "tree size"),
+        (("o", 2**63, bytes(32)), "tree size"),
         (("o", True, bytes(32)), "tree size"),
         (("o", 1, bytes(31)), "32 bytes"),
         (("o", 1, bytes(32), ("",)), "extension"),
