@@ -15,8 +15,9 @@ Wire format
   and ``A16`` are not).
 * Grid text: 15 strings (row 1 first) of 15 characters, ``.`` for an empty cell or the
   tile's sequence as a digit ``0``-``7`` (the binary value of its bits, ``110`` → ``6``).
-* Options: ``{"garnets": {player: n}}`` (default 0 each), the garnets each player brings
-  to spend on reserve tiles. Any other option is rejected. Players: 2 to 8.
+* Options: ``{"garnets": {player: n}}`` (default 0 each, ``n`` a whole number from 0 to
+  1000), the garnets each player brings to spend on reserve tiles. Any other option is
+  rejected. Players: 2 to 8.
 * Steps: rounds 1 to 8 (kind ``round``, every player submits; round 1 deals), then,
   only when the lowest score is tied and someone won a ToL, one ``ec-vote`` step in which
   the ToL winners vote, in seat order.
@@ -62,7 +63,11 @@ Rulings (RULINGS.md section 4) and the readings chosen where it is silent
   the start of the round; two of the player's own tiles (the reserve tile included) on
   one cell; the wrong number of tiles; a reserve tile when the player has none, counting
   the ones bought this round; a flip outside rounds 4 and 7 or other than 0, 1, 2; a
-  purchase that is not a whole number >= 0 or that the player cannot afford.
+  purchase that is not a whole number from 0 to 8 or that the player cannot afford.
+  Reading chosen: nobody can ever afford a ninth reserve tile (the first nine cost
+  2 + 4 + ... + 512 = 1022 garnets, more than the 1000 the option allows), so a purchase
+  above 8 is refused before any price is computed, and prices are a closed form
+  (:func:`reserve_cost`): checking a purchase costs the same whatever number it names.
 * Flip (rounds 4 and 7; the bit index from the left): applied first. Tiles already on the
   grid keep their bits, tiles placed this round carry the new sequence, and this round is
   scored with it. Two players may end up holding the same sequence.
@@ -125,7 +130,13 @@ from domain.rules.base import (
     RulesError,
     State,
     StepSpec,
+    check_object,
+    check_options_object,
+    check_whole,
     clone,
+    describe,
+    is_whole,
+    list_names,
 )
 
 if TYPE_CHECKING:
@@ -153,6 +164,10 @@ GARNET_STEP = 50
 MAX_SHARED_TOL = 3
 BIRTH_NEIGHBOURS = 3
 SURVIVAL_NEIGHBOURS = (2, 3)
+MAX_GARNETS = 1000
+"""The most garnets the ``garnets`` option gives a player."""
+MAX_PURCHASE = (MAX_GARNETS + FIRST_RESERVE_PRICE).bit_length() - 2
+"""The most reserve tiles anyone can ever buy: the first ``k`` cost ``2**(k+1) - 2``."""
 
 PICK_KEYS = ("tiles", "reserve", "flip", "buy_reserves")
 _CELL_RE = re.compile(r"([A-O])(1[0-5]|[1-9])")
@@ -194,7 +209,7 @@ def cell_position(cell: Cell) -> tuple[int, int]:
     """
     match = _CELL_RE.fullmatch(cell) if isinstance(cell, str) else None
     if match is None:
-        msg = f"{cell!r} is not a cell; cells are A1 to O15 (column A-O, row 1-15)"
+        msg = f"{describe(cell)} is not a cell; cells are A1 to O15 (column A-O, row 1-15)"
         raise ValueError(msg)
     return COLUMNS.index(match[1]), int(match[2]) - 1
 
@@ -301,10 +316,14 @@ def reserve_price(bought: int) -> int:
 def reserve_cost(bought: int, count: int) -> int:
     """Return what ``count`` more reserve tiles cost a player who bought ``bought``.
 
-    >>> reserve_cost(0, 1), reserve_cost(0, 3), reserve_cost(2, 2)
-    (2, 14, 24)
+    The prices double from 2, so the first ``n`` cost ``2**(n+1) - 2`` and the next
+    ``count`` after ``bought`` cost ``2**(bought+count+1) - 2**(bought+1)`` (no loop).
+    Callers bound ``count`` (:data:`MAX_PURCHASE`) before asking.
+
+    >>> reserve_cost(0, 1), reserve_cost(0, 3), reserve_cost(2, 2), reserve_cost(5, 0)
+    (2, 14, 24, 0)
     """
-    return sum(reserve_price(n) for n in range(bought, bought + count))
+    return (FIRST_RESERVE_PRICE << (bought + count)) - (FIRST_RESERVE_PRICE << bought)
 
 
 # --- Placement ----------------------------------------------------------------------
@@ -463,27 +482,23 @@ def settle_ec_vote(
 # --- Validation helpers -------------------------------------------------------------
 
 
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
 def _check_players(players: Sequence[str]) -> list[str]:
     players = list(players)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        msg = f"grid-adaptation takes 2 to 8 players, not {len(players)}"
+        raise BadOptions(msg)
     if not all(isinstance(p, str) and p for p in players):
         msg = "players must be non-empty names"
         raise BadOptions(msg)
     if len(set(players)) != len(players):
         msg = "players must not repeat a name"
         raise BadOptions(msg)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        msg = f"grid-adaptation takes 2 to 8 players, not {len(players)}"
-        raise BadOptions(msg)
     return players
 
 
-def _check_cell(cell: object) -> Cell:
+def _check_cell(cell: object, what: str = "") -> Cell:
     if not is_cell(cell):
-        msg = f"{cell!r} is not a cell; cells are A1 to O15 (column A-O, row 1-15)"
+        msg = f"{what}{describe(cell)} is not a cell; cells are A1 to O15 (column A-O, row 1-15)"
         raise IllegalPick(msg)
     return str(cell)
 
@@ -503,19 +518,16 @@ class GridAdaptation(Rules):
         :raises BadOptions: for an unknown option or a ``garnets`` value that is not a map
             from names to whole numbers >= 0.
         """
-        if not isinstance(options, Mapping):
-            msg = "the options are a JSON object"
-            raise BadOptions(msg)
-        unknown = sorted(set(options) - {"garnets"})
-        if unknown:
-            msg = f"unknown option(s) {', '.join(unknown)}; grid-adaptation takes only garnets"
-            raise BadOptions(msg)
+        options = check_options_object(options, "grid-adaptation", ("garnets",))
         garnets = options.get("garnets", {})
-        if not isinstance(garnets, dict) or not all(
-            isinstance(p, str) and _is_count(n) for p, n in garnets.items()
-        ):
-            msg = "garnets maps each player to a whole number of garnets, 0 or more"
+        if not isinstance(garnets, dict) or len(garnets) > MAX_PLAYERS:
+            msg = (
+                f"garnets maps each player to a whole number of garnets from 0 to {MAX_GARNETS}, "
+                f"for at most {MAX_PLAYERS} players"
+            )
             raise BadOptions(msg)
+        for player, count in garnets.items():
+            check_whole(count, f"the garnets of {describe(player)}", 0, MAX_GARNETS, BadOptions)
         return {"garnets": dict(garnets)}
 
     def setup(self, options: Mapping[str, Any], players: Sequence[str]) -> State:
@@ -528,7 +540,7 @@ class GridAdaptation(Rules):
         players = _check_players(players)
         strangers = [p for p in options["garnets"] if p not in players]
         if strangers:
-            msg = f"garnets names {strangers[0]!r}, who is not a player of the match"
+            msg = f"garnets names {describe(strangers[0])}, who is not a player of the match"
             raise BadOptions(msg)
         zero = dict.fromkeys(players, 0)
         return {
@@ -590,15 +602,18 @@ class GridAdaptation(Rules):
             raise BadDeal(msg)
         for player in sequences:
             if player not in state["players"]:
-                msg = f"the deal gives a sequence to {player!r}, who is not a player"
+                msg = f"the deal gives a sequence to {describe(player)}, who is not a player"
                 raise BadDeal(msg)
         for player in state["players"]:
             if player not in sequences:
-                msg = f"the deal gives no sequence to {player!r}; every player gets one"
+                msg = f"the deal gives no sequence to {describe(player)}; every player gets one"
                 raise BadDeal(msg)
             bits = sequences[player]
             if not isinstance(bits, str) or _BITS_RE.fullmatch(bits) is None:
-                msg = f'{player!r}\'s sequence {bits!r} is not three bits such as "010"'
+                msg = (
+                    f"the sequence of {describe(player)}, {describe(bits)}, is not three bits "
+                    'such as "010"'
+                )
                 raise BadDeal(msg)
         values = [sequences[p] for p in state["players"]]
         repeated = sorted({s for s in values if values.count(s) > 1})
@@ -628,12 +643,9 @@ class GridAdaptation(Rules):
         raise IllegalPick(msg)
 
     def _check_round_pick(self, state: State, player: str, payload: JSON) -> Payload:
-        if not isinstance(payload, dict):
-            raise IllegalPick(_PICK_SHAPE)
-        unknown = sorted(str(k) for k in set(payload) - set(PICK_KEYS))
-        if unknown:
-            msg = f"unknown key(s) {', '.join(unknown)}; {_PICK_SHAPE}"
-            raise IllegalPick(msg)
+        payload = check_object(
+            payload, required=(), optional=PICK_KEYS, shape=_PICK_SHAPE, error=IllegalPick
+        )
         number = state["round"] + 1
         tiles = self._check_tiles(state, payload.get("tiles", []), number)
         buy = self._check_buy(state, player, payload.get("buy_reserves", 0))
@@ -642,8 +654,10 @@ class GridAdaptation(Rules):
         return {"tiles": tiles, "reserve": reserve, "flip": flip, "buy_reserves": buy}
 
     @staticmethod
-    def _check_free_cell(state: State, cell: object, chosen: Sequence[Cell]) -> Cell:
-        name = _check_cell(cell)
+    def _check_free_cell(
+        state: State, cell: object, chosen: Sequence[Cell], what: str = ""
+    ) -> Cell:
+        name = _check_cell(cell, what)
         if name in state["tiles"]:
             msg = f"cell {name} already holds a tile; choose an empty cell"
             raise IllegalPick(msg)
@@ -654,11 +668,15 @@ class GridAdaptation(Rules):
 
     def _check_tiles(self, state: State, tiles: object, number: int) -> list[Cell]:
         wanted = FIRST_ROUND_TILES if number == 1 else LATER_ROUND_TILES
+        count = f"exactly {wanted} tile" + ("s" if wanted > 1 else "")
         if not isinstance(tiles, list):
-            msg = f"tiles is a list of cells, exactly {wanted} in round {number}"
+            msg = f"tiles is a list of cells: this round takes {count}, not {describe(tiles)}"
             raise IllegalPick(msg)
         if len(tiles) != wanted:
-            msg = f"round {number} takes exactly {wanted} cell(s) in tiles, not {len(tiles)}"
+            msg = (
+                f"this round takes {count} in tiles, not {len(tiles)} "
+                "(round 1 takes 3, every later round 1)"
+            )
             raise IllegalPick(msg)
         chosen: list[Cell] = []
         for cell in tiles:
@@ -667,22 +685,29 @@ class GridAdaptation(Rules):
 
     @staticmethod
     def _check_buy(state: State, player: str, buy: object) -> int:
-        if not isinstance(buy, int) or not _is_count(buy):
-            msg = f"buy_reserves is a whole number of reserve tiles, 0 or more, not {buy!r}"
+        # Bounded before any price is computed: nobody can ever afford more than
+        # MAX_PURCHASE tiles, and the price of n tiles is a closed form.
+        if not is_whole(buy) or not 0 <= buy <= MAX_PURCHASE:  # type: ignore[operator]
+            msg = (
+                f"buy_reserves is a whole number of reserve tiles from 0 to {MAX_PURCHASE}, "
+                f"not {describe(buy)}"
+            )
             raise IllegalPick(msg)
-        cost = reserve_cost(state["bought"][player], buy)
+        count = int(buy)  # type: ignore[call-overload]
+        cost = reserve_cost(state["bought"][player], count)
         available = state["garnets"][player] - state["spent"][player]
         if cost > available:
-            msg = f"{buy} extra reserve tile(s) cost {cost} garnets but you have {available}"
+            tiles = "tile costs" if count == 1 else "tiles cost"
+            msg = f"{count} extra reserve {tiles} {cost} garnets but you have {available}"
             raise IllegalPick(msg)
-        return buy
+        return count
 
     def _check_reserve(
         self, state: State, player: str, reserve: object, tiles: list[Cell], buy: int
     ) -> Cell | None:
         if reserve is None:
             return None
-        cell = self._check_free_cell(state, reserve, tiles)
+        cell = self._check_free_cell(state, reserve, tiles, "the reserve ")
         if state["reserves"][player] + buy < 1:
             msg = "you have no reserve tile left; buy one with buy_reserves or set reserve to null"
             raise IllegalPick(msg)
@@ -692,8 +717,8 @@ class GridAdaptation(Rules):
     def _check_flip(flip: object, number: int) -> int | None:
         if flip is None:
             return None
-        if not isinstance(flip, int) or isinstance(flip, bool) or flip not in (0, 1, 2):
-            msg = f"flip is the bit index 0, 1 or 2 (from the left) or null, not {flip!r}"
+        if not is_whole(flip) or flip not in (0, 1, 2):
+            msg = f"flip is the bit index 0, 1 or 2 (from the left) or null, not {describe(flip)}"
             raise IllegalPick(msg)
         if number not in FLIP_ROUNDS:
             msg = f"a flip is allowed only in rounds 4 and 7, not in round {number}"
@@ -704,13 +729,12 @@ class GridAdaptation(Rules):
     def _check_vote(state: State, player: str, payload: JSON) -> Payload:
         del player
         candidates = state["ec_candidates"]
-        shape = f'an EC vote is {{"vote": player}} naming one of {", ".join(candidates)}'
-        if not isinstance(payload, dict) or set(payload) != {"vote"}:
-            raise IllegalPick(shape)
-        if payload["vote"] not in candidates:
+        shape = f'an EC vote is {{"vote": player}} naming one of {list_names(candidates)}'
+        payload = check_object(payload, required=("vote",), shape=shape, error=IllegalPick)
+        if not isinstance(payload["vote"], str) or payload["vote"] not in candidates:
             msg = (
-                f"{payload['vote']!r} is not tied for the fewest points; "
-                f"vote for one of {', '.join(candidates)}"
+                f"{describe(payload['vote'])} is not tied for the fewest points; "
+                f"vote for one of {list_names(candidates)} (to abstain, submit nothing)"
             )
             raise IllegalPick(msg)
         return {"vote": payload["vote"]}

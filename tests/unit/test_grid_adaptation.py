@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ from domain.rules.base import (
 )
 from domain.rules.grid_adaptation import (
     ALL_CELLS,
+    MAX_GARNETS,
+    MAX_PURCHASE,
     RULES,
     SEQUENCES,
     cell_position,
@@ -153,12 +156,12 @@ def test_options_default_to_no_garnets_and_reject_unknown_options() -> None:
     assert RULES.normalise_options({}) == {"garnets": {}}
     state = RULES.setup({}, PLAYERS)
     assert state["garnets"] == {"ana": 0, "ben": 0, "cai": 0}
-    with pytest.raises(BadOptions, match="unknown option"):
+    with pytest.raises(BadOptions, match="unknown grid-adaptation option"):
         RULES.setup({"torus": True}, PLAYERS)
-    for bad in ({"ana": -1}, {"ana": 1.5}, {"ana": True}, ["ana"], {"ana": "2"}):
+    for bad in ({"ana": -1}, {"ana": 1.5}, {"ana": True}, ["ana"], {"ana": "2"}, {"ana": 1001}):
         with pytest.raises(BadOptions, match="garnets"):
             RULES.setup({"garnets": bad}, PLAYERS)
-    with pytest.raises(BadOptions, match="'zed'"):
+    with pytest.raises(BadOptions, match='"zed"'):
         RULES.setup({"garnets": {"zed": 2}}, PLAYERS)
 
 
@@ -263,8 +266,8 @@ def test_an_explicit_deal_is_checked_strictly() -> None:
         ({"seqs": good}, "deal is"),
         ({"sequences": good, "rows": []}, "deal is"),
         ({"sequences": ["000"]}, "maps each player"),
-        ({"sequences": {"ana": "000", "ben": "101"}}, "no sequence to 'cai'"),
-        ({"sequences": {**good, "zed": "010"}}, "'zed', who is not a player"),
+        ({"sequences": {"ana": "000", "ben": "101"}}, 'no sequence to "cai"'),
+        ({"sequences": {**good, "zed": "010"}}, '"zed", who is not a player'),
         ({"sequences": {**good, "cai": "12"}}, "not three bits"),
         ({"sequences": {**good, "cai": 7}}, "not three bits"),
         ({"sequences": {**good, "cai": "0100"}}, "not three bits"),
@@ -294,11 +297,11 @@ def test_ruling_tiles_hold_exactly_three_cells_in_round_one_and_one_later() -> N
     assert RULES.check_pick(first, "ana", {"tiles": ["A1", "B2", "O15"]}) == _pick(
         ["A1", "B2", "O15"]
     )
-    with pytest.raises(IllegalPick, match="round 1 takes exactly 3"):
+    with pytest.raises(IllegalPick, match="this round takes exactly 3 tiles in tiles, not 1"):
         RULES.check_pick(first, "ana", {"tiles": ["A1"]})
     later = _started(played=1)
     assert RULES.check_pick(later, "ana", {"tiles": ["H8"]}) == _pick(["H8"])
-    with pytest.raises(IllegalPick, match="round 2 takes exactly 1"):
+    with pytest.raises(IllegalPick, match="this round takes exactly 1 tile in tiles, not 3"):
         RULES.check_pick(later, "ana", {"tiles": ["H8", "H9", "H10"]})
 
 
@@ -391,7 +394,7 @@ def test_ruling_first_extra_reserve_costs_two_and_each_later_one_doubles() -> No
     state = _play(state, {"ana": _pick(["A1"], buy=1)}).resolution.state  # pays 2
     state = _play(state, {"ana": _pick(["A5"], buy=1)}).resolution.state  # pays 4
     assert RULES.private_view(state, "ana")["garnets_available"] == 24
-    with pytest.raises(IllegalPick, match="3 extra reserve tile\\(s\\) cost 56 garnets"):
+    with pytest.raises(IllegalPick, match="3 extra reserve tiles cost 56 garnets"):
         RULES.check_pick(state, "ana", {"tiles": ["A9"], "buy_reserves": 3})
     state = _play(state, {"ana": _pick(["A9"], buy=2)}).resolution.state  # pays 8 + 16
     assert RULES.private_view(state, "ana") == {
@@ -400,7 +403,7 @@ def test_ruling_first_extra_reserve_costs_two_and_each_later_one_doubles() -> No
         "garnets_available": 0,
         "score": 0,
     }
-    with pytest.raises(IllegalPick, match="1 extra reserve tile\\(s\\) cost 32 garnets"):
+    with pytest.raises(IllegalPick, match="1 extra reserve tile costs 32 garnets"):
         RULES.check_pick(state, "ana", {"tiles": ["A13"], "buy_reserves": 1})
 
 
@@ -694,21 +697,21 @@ def test_ruling_a_missing_submission_places_nothing_and_flips_and_buys_nothing()
 
 ILLEGAL = [
     ("not an object", 1, ["H8"], "a pick is"),
-    ("unknown key", 1, {"tiles": ["H8"], "colour": 1}, "unknown key\\(s\\) colour"),
+    ("unknown key", 1, {"tiles": ["H8"], "colour": 1}, 'unknown key "colour"'),
     ("tiles not a list", 1, {"tiles": "H8"}, "tiles is a list"),
-    ("no tiles", 1, {}, "round 2 takes exactly 1"),
-    ("too few in round 1", 0, {"tiles": ["A1", "A2"]}, "round 1 takes exactly 3"),
-    ("too many later", 1, {"tiles": ["A1", "A2"]}, "round 2 takes exactly 1"),
-    ("column off the grid", 1, {"tiles": ["P1"]}, "'P1' is not a cell"),
-    ("row off the grid", 1, {"tiles": ["A16"]}, "'A16' is not a cell"),
-    ("row zero", 1, {"tiles": ["A0"]}, "'A0' is not a cell"),
-    ("lower case", 1, {"tiles": ["h8"]}, "'h8' is not a cell"),
+    ("no tiles", 1, {}, "this round takes exactly 1 tile"),
+    ("too few in round 1", 0, {"tiles": ["A1", "A2"]}, "this round takes exactly 3 tiles"),
+    ("too many later", 1, {"tiles": ["A1", "A2"]}, "this round takes exactly 1 tile"),
+    ("column off the grid", 1, {"tiles": ["P1"]}, '"P1" is not a cell'),
+    ("row off the grid", 1, {"tiles": ["A16"]}, '"A16" is not a cell'),
+    ("row zero", 1, {"tiles": ["A0"]}, '"A0" is not a cell'),
+    ("lower case", 1, {"tiles": ["h8"]}, '"h8" is not a cell'),
     ("not a string", 1, {"tiles": [8]}, "8 is not a cell"),
     ("occupied", 1, {"tiles": ["H8"]}, "cell H8 already holds a tile"),
     ("own tiles twice", 0, {"tiles": ["A1", "B1", "A1"]}, "cell A1 is chosen twice"),
     ("reserve on own tile", 1, {"tiles": ["A1"], "reserve": "A1"}, "cell A1 is chosen twice"),
     ("reserve occupied", 1, {"tiles": ["A1"], "reserve": "H8"}, "H8 already holds"),
-    ("reserve not a cell", 1, {"tiles": ["A1"], "reserve": "Z9"}, "'Z9' is not a cell"),
+    ("reserve not a cell", 1, {"tiles": ["A1"], "reserve": "Z9"}, 'the reserve "Z9" is not a cell'),
     ("flip outside 4 and 7", 1, {"tiles": ["A1"], "flip": 1}, "only in rounds 4 and 7"),
     ("flip bit 3", 3, {"tiles": ["A1"], "flip": 3}, "flip is the bit index"),
     ("flip true", 3, {"tiles": ["A1"], "flip": True}, "flip is the bit index"),
@@ -716,7 +719,7 @@ ILLEGAL = [
     ("buy negative", 1, {"tiles": ["A1"], "buy_reserves": -1}, "buy_reserves is a whole"),
     ("buy bool", 1, {"tiles": ["A1"], "buy_reserves": True}, "buy_reserves is a whole"),
     ("buy float", 1, {"tiles": ["A1"], "buy_reserves": 1.0}, "buy_reserves is a whole"),
-    ("cannot afford", 1, {"tiles": ["A1"], "buy_reserves": 2}, "cost 6 garnets but you have 5"),
+    ("cannot afford", 1, {"tiles": ["A1"], "buy_reserves": 2}, "2 extra reserve tiles cost 6 garnets but you have 5"),
 ]
 
 
@@ -736,16 +739,16 @@ def test_a_reserve_tile_is_rejected_when_the_player_has_none_even_after_purchase
     state["reserves"]["ana"] = 0
     with pytest.raises(IllegalPick, match="no reserve tile left"):
         RULES.check_pick(state, "ana", {"tiles": ["A1"], "reserve": "B1"})
-    with pytest.raises(IllegalPick, match="cost 2 garnets but you have 1"):
+    with pytest.raises(IllegalPick, match="1 extra reserve tile costs 2 garnets but you have 1"):
         RULES.check_pick(state, "ana", {"tiles": ["A1"], "reserve": "B1", "buy_reserves": 1})
 
 
 def test_a_bad_ec_vote_is_rejected() -> None:
     state = _after_round_eight({"ben": 100, "cai": 5, "dee": 5, "eli": 60})
     for payload, message in [
-        ({"vote": "eli"}, "'eli' is not tied for the fewest points"),
-        ({"vote": "ben"}, "'ben' is not tied"),
-        ({"vote": None}, "None is not tied"),
+        ({"vote": "eli"}, '"eli" is not tied for the fewest points'),
+        ({"vote": "ben"}, '"ben" is not tied'),
+        ({"vote": None}, "null is not tied"),
         ({"vote": "cai", "why": "x"}, "an EC vote is"),
         ("cai", "an EC vote is"),
     ]:
@@ -965,3 +968,51 @@ def _generate_fixture() -> None:
 
 if __name__ == "__main__":
     _generate_fixture()
+
+
+# --- Issue 14, finding 1: a purchase is bounded before any price is computed ----------------
+
+
+@pytest.mark.parametrize("buy", [1_000_000, 10**18, 2**63, 10**4000, 9])
+def test_regression_a_huge_purchase_is_refused_at_once_with_a_plain_message(buy: int) -> None:
+    # {"tiles": [...], "buy_reserves": 1000000} summed ever larger prices before comparing
+    # them with the garnets held: quadratic, 11 s of CPU for one request.
+    state = _started(garnets={"ana": MAX_GARNETS})
+    start = time.process_time()
+    with pytest.raises(IllegalPick) as refused:
+        RULES.check_pick(state, "ana", {"tiles": ["A1", "B2", "C3"], "buy_reserves": buy})
+    assert time.process_time() - start < 0.05
+    message = str(refused.value)
+    assert message.startswith("buy_reserves is a whole number of reserve tiles from 0 to 8, not ")
+    assert len(message) < 120
+
+
+def test_nobody_can_afford_more_than_the_purchase_bound() -> None:
+    assert MAX_PURCHASE == 8
+    assert reserve_cost(0, MAX_PURCHASE) <= MAX_GARNETS < reserve_cost(0, MAX_PURCHASE + 1)
+    rich = _started(garnets={"ana": MAX_GARNETS})
+    pick = RULES.check_pick(rich, "ana", {"tiles": ["A1", "B2", "C3"], "buy_reserves": 8})
+    assert pick["buy_reserves"] == 8
+    after = _play(rich, {"ana": pick}).resolution.state
+    assert RULES.private_view(after, "ana")["garnets_available"] == MAX_GARNETS - 510
+    with pytest.raises(IllegalPick, match="1 extra reserve tile costs 512 garnets but you have 490"):
+        RULES.check_pick(after, "ana", {"tiles": ["H8"], "buy_reserves": 1})
+
+
+@given(st.integers(0, 40), st.integers(0, 40))
+def test_the_closed_form_price_is_the_sum_of_the_doubling_prices(bought: int, count: int) -> None:
+    assert reserve_cost(bought, count) == sum(2 << n for n in range(bought, bought + count))
+
+
+@pytest.mark.parametrize(
+    ("garnets", "message"),
+    [
+        ({"ana": MAX_GARNETS + 1}, 'the garnets of "ana" is a whole number from 0 to 1000, not 1001'),
+        ({"ana": 10**30}, "not a whole number of 31 digits"),
+        ({"ana": None}, "not null"),
+        ({f"p{i}": 0 for i in range(9)}, "for at most 8 players"),
+    ],
+)
+def test_the_garnets_option_is_bounded(garnets: dict, message: str) -> None:
+    with pytest.raises(BadOptions, match=message):
+        RULES.normalise_options({"garnets": garnets})
