@@ -2,15 +2,27 @@
 
 The life of a match (ARCHITECTURE.md), one event class each, in order::
 
-    MatchCreated -> SeedCommitted -> PlayerJoined* ->
+    MatchCreated -> SeedCommitted -> (SeatClaimed | SeatReinvited | PlayerJoined)* ->
       ( StepOpened -> SubmissionCommitted* (amendments supersede) -> StepSealed
         -> DefaultApplied* -> OpeningReceived* (self-custody) -> SubmissionRevealed*
         -> (DecisionRequested -> DecisionMade)* -> StepResolved )+
     -> MatchFinished -> SubmissionRevealed* (at-end games) -> DealRevealed* -> SeedRevealed
 
 Every event carries only public data, except fields holding :class:`~domain.sealed.Sealed`
-values (a sealed pick and salt, the host seed, private deals, credential hashes), which
-the service encrypts at rest and which the public record leaves out.
+values (a sealed pick and salt, the host seed, private deals, credential and invite hashes),
+which the service encrypts at rest and which the public record leaves out. Each sealed value
+is bound to its event and field, and applying an event checks the binding, so sealed values
+swapped or copied in the store are refused (:class:`~domain.sealed.SealedBindingError`).
+
+Seats: creating a match gives the host a credential and one single-use *invite* per player,
+never a player's credential. A player claims their seat with the invite (``SeatClaimed``,
+public: who, when and the Ed25519 key they registered, if any), which sets the player's own
+credential; the host can re-invite a seat (``SeatReinvited``, public), which revokes the
+credential and the key. The host never holds a player's credential, and a player who
+registered a key signs every commitment, so nobody else can submit in their name.
+
+Deadlines are enforced at the moment of the command: a pick after the step's deadline, or a
+decision after its request's deadline, is refused even if nobody has sealed the step yet.
 
 The aggregate rebuilds the whole game state by replaying these events through the rules
 module: ``StepOpened`` applies the deal, ``StepResolved`` re-runs the resolution from the
@@ -54,8 +66,12 @@ from domain.rules.base import (
     RulesError,
     State,
 )
-from domain.sealed import Sealed
-from domain.submission_signing import check_submission_signature, public_key_from_text
+from domain.sealed import Sealed, binding
+from domain.submission_signing import (
+    SignatureError,
+    check_submission_signature,
+    public_key_from_text,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -73,24 +89,80 @@ class MatchError(ValueError):
     """A command that the match's current state does not allow."""
 
 
+class MatchConflict(MatchError):
+    """A command that is well formed but conflicts with where the match stands (HTTP 409)."""
+
+
 class NotAPlayer(MatchError):
     """The name is not a player of this match, or not one asked in this step."""
 
 
-class StepNotOpen(MatchError):
+class StepNotOpen(MatchConflict):
     """There is no step open for submissions."""
 
 
-class CommitmentReused(MatchError):
+class DeadlinePassed(StepNotOpen):
+    """The step's (or the decision's) deadline has passed."""
+
+
+class StepStillOpen(MatchConflict):
+    """The current step has not resolved, so the next one cannot open."""
+
+
+class CommitmentReused(MatchConflict):
     """A commitment already used in this match was submitted again."""
 
 
-class NoDecisionPending(MatchError):
+class NoDecisionPending(MatchConflict):
     """Nobody is asked for a decision, or not this player."""
 
 
-class MatchOver(MatchError):
+class MatchOver(MatchConflict):
     """The match has finished."""
+
+
+class SeatTaken(MatchConflict):
+    """The seat was already claimed with its invite."""
+
+
+class BadInvite(MatchError):
+    """The invite is not this seat's current invite."""
+
+
+class BadSalt(MatchError):
+    """A client-chosen salt that was used before in the match or is not random."""
+
+
+class RevealMismatch(RuntimeError):
+    """A stored opening does not open its recorded commitment: the store was altered.
+
+    An operator's problem, never a user's (not a ``ValueError``): nothing is recorded.
+    """
+
+
+MIN_DISTINCT_SALT_BYTES = 16
+
+
+def check_salt_randomness(salt: bytes) -> None:
+    """:raises BadSalt: for a salt that is obviously not random.
+
+    A salt is 32 random bytes; one with a single repeated byte value, or fewer than 16
+    distinct byte values among its 32 (a uniformly random salt has about 26), would let
+    anyone recover a small pick from its public commitment.
+
+    >>> check_salt_randomness(bytes(range(32)))
+    >>> check_salt_randomness(bytes(32))
+    Traceback (most recent call last):
+    ...
+    domain.match.BadSalt: the salt is not random (it has 1 distinct byte values of 32); draw 32 random bytes
+    """
+    distinct = len(set(salt))
+    if distinct < MIN_DISTINCT_SALT_BYTES:
+        msg = (
+            f"the salt is not random (it has {distinct} distinct byte values of {len(salt)}); "
+            "draw 32 random bytes"
+        )
+        raise BadSalt(msg)
 
 
 def token_hash(token: str) -> str:
@@ -159,10 +231,14 @@ class Match(Aggregate):
         origin: str
         custody: dict[str, str]
         player_keys: dict[str, str]
-        credentials: Sealed  # {role: token hash}
+        credentials: Sealed  # {"host": token hash}
+        invites: Sealed  # {player: invite hash}
 
         def apply(self, aggregate: Match) -> None:
             """Set up the game state from the options and players."""
+            mid = canonical_match_id(str(self.originator_id))
+            self.credentials.check_bound(mid, self.originator_version, "", "credentials")
+            self.invites.check_bound(mid, self.originator_version, "", "invites")
             aggregate.game = self.game
             aggregate.options = dict(self.options)
             aggregate.players = list(self.players)
@@ -170,7 +246,42 @@ class Match(Aggregate):
             aggregate.custody = dict(self.custody)
             aggregate.player_keys = dict(self.player_keys)
             aggregate.credentials = dict(self.credentials.value)
+            aggregate.invites = dict(self.invites.value)
             aggregate.state = aggregate.rules.setup(self.options, self.players)
+
+    class SeatClaimed(Event):
+        """A player claimed their seat with its invite, registering a signing key or none."""
+
+        player: str
+        public_key: str | None
+        credential: Sealed  # the hash of the player's own token
+
+        def apply(self, aggregate: Match) -> None:
+            """The player's credential replaces the invite; their key is the one given."""
+            self.credential.check_bound(
+                aggregate.match_id, self.originator_version, self.player, "credential"
+            )
+            aggregate.invites.pop(self.player, None)
+            aggregate.credentials[self.player] = self.credential.value
+            if self.public_key is None:
+                aggregate.player_keys.pop(self.player, None)
+            else:
+                aggregate.player_keys[self.player] = self.public_key
+
+    class SeatReinvited(Event):
+        """The host issued a new invite for a seat: its credential and key are revoked."""
+
+        player: str
+        invite: Sealed  # the hash of the new invite
+
+        def apply(self, aggregate: Match) -> None:
+            """Revoke the seat's credential and key; the new invite alone can claim it."""
+            self.invite.check_bound(
+                aggregate.match_id, self.originator_version, self.player, "invite"
+            )
+            aggregate.credentials.pop(self.player, None)
+            aggregate.player_keys.pop(self.player, None)
+            aggregate.invites[self.player] = self.invite.value
 
     class SeedCommitted(Event):
         """The hash of the host seed is published; the seed itself stays sealed."""
@@ -180,6 +291,7 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Match) -> None:
             """Remember the seed for the deals."""
+            self.seed.check_bound(aggregate.match_id, self.originator_version, "", "seed")
             aggregate.seed_hash = self.seed_hash
             aggregate.seed = bytes.fromhex(self.seed.value)
 
@@ -209,6 +321,9 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Match) -> None:
             """Apply the deal to the game state."""
+            self.private_deal.check_bound(
+                aggregate.match_id, self.originator_version, "", "private_deal"
+            )
             private = dict(self.private_deal.value)
             state = aggregate.state
             if self.deal_source != "none":
@@ -239,6 +354,9 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Match) -> None:
             """Record the commitment; an amendment replaces the earlier one."""
+            self.opening.check_bound(
+                aggregate.match_id, self.originator_version, self.player, "opening"
+            )
             record = aggregate.steps[self.step]
             record.commitments[self.player] = self.commitment
             record.commitment_seqs[self.player] = self.originator_version - 1
@@ -246,6 +364,7 @@ class Match(Aggregate):
             record.openings.pop(self.player, None)
             if self.opening.value is not None:
                 record.openings[self.player] = dict(self.opening.value)
+                aggregate.used_salts.add(self.opening.value["salt"])
             aggregate.used_commitments.add(self.commitment)
 
     class StepSealed(Event):
@@ -281,7 +400,11 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Match) -> None:
             """Remember the opening."""
+            self.opening.check_bound(
+                aggregate.match_id, self.originator_version, self.player, "opening"
+            )
             aggregate.steps[self.step].openings[self.player] = dict(self.opening.value)
+            aggregate.used_salts.add(self.opening.value["salt"])
 
     class SubmissionRevealed(Event):
         """A pick and its salt made public; anyone can check it against the commitment."""
@@ -381,7 +504,8 @@ class Match(Aggregate):
     origin: str
     custody: dict[str, str]
     player_keys: dict[str, str]
-    credentials: dict[str, str]
+    credentials: dict[str, str]  # role -> token hash (the host, and each claimed seat)
+    invites: dict[str, str]  # player -> invite hash, for each unclaimed seat
     seed_hash: str
     seed: bytes
     state: State
@@ -394,6 +518,7 @@ class Match(Aggregate):
         self.step = 0
         self.steps: dict[int, StepRecord] = {}
         self.used_commitments: set[str] = set()
+        self.used_salts: set[str] = set()
         self.result = None
         self.disclosed = False
 
@@ -411,10 +536,13 @@ class Match(Aggregate):
         custody: Mapping[str, str],
         player_keys: Mapping[str, str],
         credentials: Mapping[str, str],
+        invites: Mapping[str, str],
         seed: bytes,
         at: datetime,
     ) -> Match:
         """Create a match and commit to its host seed.
+
+        ``credentials`` holds the host's token hash, ``invites`` each player's invite hash.
 
         :raises RulesError: for an unknown game, bad options or a bad player list.
         :raises MatchError: for a bad custody mode.
@@ -444,6 +572,7 @@ class Match(Aggregate):
             if mode not in CUSTODY_MODES:
                 msg = f"custody for {player!r} is {mode!r}; it is 'sealed' or 'self'"
                 raise MatchError(msg)
+        mid = canonical_match_id(str(match_id))
         match: Match = cls._create(
             cls.MatchCreated,
             id=match_id,
@@ -455,10 +584,16 @@ class Match(Aggregate):
             origin=origin,
             custody=custody_map,
             player_keys=dict(player_keys),
-            credentials=Sealed(dict(credentials)),
+            credentials=Sealed(dict(credentials), binding(mid, 1, "", "credentials")),
+            invites=Sealed(
+                {p: invites[p] for p in players if p in invites}, binding(mid, 1, "", "invites")
+            ),
         )
         match.trigger_event(
-            cls.SeedCommitted, timestamp=at, seed_hash=seed_hash(seed), seed=Sealed(seed.hex())
+            cls.SeedCommitted,
+            timestamp=at,
+            seed_hash=seed_hash(seed),
+            seed=Sealed(seed.hex(), match.bind("", "seed")),
         )
         return match
 
@@ -483,6 +618,17 @@ class Match(Aggregate):
     def current(self) -> StepRecord | None:
         """The latest step, if any."""
         return self.steps.get(self.step)
+
+    def bind(self, player: str, field: str) -> str:
+        """The binding of a sealed ``field`` of the next event (see :mod:`domain.sealed`)."""
+        return binding(self.match_id, self.version + 1, player, field)
+
+    def seats(self) -> dict[str, dict[str, Any]]:
+        """Each seat: whether it is claimed, and the signing key it registered (public)."""
+        return {
+            p: {"claimed": p in self.credentials, "public_key": self.player_keys.get(p)}
+            for p in self.players
+        }
 
     def rng(self, purpose: str) -> Rng:
         """The fair-randomness stream for ``purpose`` (e.g. ``"deal/3"``)."""
@@ -536,9 +682,14 @@ class Match(Aggregate):
             msg = f"{player!r} is not a player of this match"
             raise NotAPlayer(msg)
 
-    def check_open_step(self, step: int | None = None) -> StepRecord:
-        """:raises StepNotOpen: unless a step (``step`` if given) is open."""
+    def check_open_step(self, step: int | None = None, at: datetime | None = None) -> StepRecord:
+        """:raises StepNotOpen: unless a step (``step`` if given) is open (at ``at``).
+
+        :raises DeadlinePassed: when the step's deadline has passed at ``at``.
+        """
         record = self.current
+        if record is not None and at is not None:
+            self.check_deadline(record.deadline, at, f"step {record.number}")
         if record is None or record.status != "open":
             msg = "no step is open for submissions"
             raise StepNotOpen(msg)
@@ -561,12 +712,84 @@ class Match(Aggregate):
             raise CommitmentReused(msg)
 
     def check_signature(self, record: StepRecord, player: str, commitment: str, sig: Any) -> None:
-        """:raises SignatureError: when ``player`` registered a key and ``sig`` is not theirs."""
+        """:raises SignatureError: unless ``sig`` fits the player's key.
+
+        A player with a registered key must sign; a player without one must not send a
+        signature (nobody could check it, and the log must stay verifiable).
+        """
         key = self.player_keys.get(player)
         if key is not None:
             check_submission_signature(key, sig, self.match_id, record.number, player, commitment)
+        elif sig is not None:
+            msg = (
+                f"{player} registered no signing key when claiming the seat, so a submission "
+                "cannot carry a signature; send it without one"
+            )
+            raise SignatureError(msg)
+
+    def check_deadline(self, deadline: str | None, at: datetime, what: str) -> None:
+        """:raises DeadlinePassed: when ``at`` is past ``deadline``."""
+        if deadline is not None and at > parse_time(deadline):
+            msg = f"the deadline of {what} passed at {deadline}; it takes nothing more"
+            raise DeadlinePassed(msg)
+
+    def overdue(self, at: datetime) -> str | None:
+        """What falls due at ``at``: ``"seal"`` (an open step), ``"decision"`` or ``None``."""
+        record = self.current
+        if record is None or self.finished:
+            return None
+        if record.status == "open" and record.deadline is not None:
+            return "seal" if at > parse_time(record.deadline) else None
+        pending = self.pending_request()
+        if pending is not None and pending[2] is not None and at > parse_time(pending[2]):
+            return "decision"
+        return None
 
     # ------------------------------------------------------------------ commands
+
+    def claim(
+        self, player: str, invite: str, credential: str, public_key: str | None, at: datetime
+    ) -> None:
+        """Claim ``player``'s seat with its invite; ``credential`` is the new token's hash.
+
+        :raises NotAPlayer, SeatTaken, BadInvite, SignatureError: for a stranger, a seat
+            already claimed, a wrong invite or a malformed key.
+        """
+        self.check_player(player)
+        stored = self.invites.get(player)
+        if stored is None:
+            msg = (
+                f"the seat of {player} was already claimed; if that was not you, ask the host "
+                "for a new invite"
+            )
+            raise SeatTaken(msg)
+        if not isinstance(invite, str) or not hmac.compare_digest(stored, token_hash(invite)):
+            msg = f"that is not the current invite for {player}'s seat"
+            raise BadInvite(msg)
+        if public_key is not None:
+            public_key_from_text(public_key)
+        self.trigger_event(
+            self.SeatClaimed,
+            timestamp=at,
+            player=player,
+            public_key=public_key,
+            credential=Sealed(credential, self.bind(player, "credential")),
+        )
+
+    def reinvite(self, player: str, invite: str, at: datetime) -> None:
+        """Issue a new invite for ``player``'s seat (``invite`` is its hash).
+
+        The seat's credential and key are revoked; the new invite alone can claim it.
+
+        :raises NotAPlayer:
+        """
+        self.check_player(player)
+        self.trigger_event(
+            self.SeatReinvited,
+            timestamp=at,
+            player=player,
+            invite=Sealed(invite, self.bind(player, "invite")),
+        )
 
     def join(self, player: str, entropy: str | None, at: datetime) -> bool:
         """Take a seat, optionally adding public entropy before the first deal.
@@ -605,8 +828,8 @@ class Match(Aggregate):
         self.check_not_finished()
         record = self.current
         if record is not None and record.status != "resolved":
-            msg = f"step {record.number} has not resolved yet"
-            raise MatchError(msg)
+            msg = f"step {record.number} is still {record.status}; it must resolve first"
+            raise StepStillOpen(msg)
         spec = self.rules.next_step(self.state)
         if spec is None:  # pragma: no cover - finished matches are caught above
             msg = "the match has no further step"
@@ -632,7 +855,7 @@ class Match(Aggregate):
             deadline=deadline,
             deal_source=source,
             deal=dict(dealt.public),
-            private_deal=Sealed(dict(dealt.private)),
+            private_deal=Sealed(dict(dealt.private), self.bind("", "private_deal")),
             view=self.rules.public_view(state),
         )
         return number
@@ -646,23 +869,36 @@ class Match(Aggregate):
         *,
         step: int | None = None,
         signature: str | None = None,
+        client_salt: bool = False,
     ) -> str:
         """Commit to ``payload`` in sealed custody and return the commitment.
 
         Submitting the same pick again returns the recorded commitment and records
-        nothing; a different pick supersedes the earlier one until the step is sealed.
+        nothing, when the service draws the salt (``client_salt`` false) or the client
+        sends the same salt again; the same pick with a new client salt is a new
+        commitment, an amendment like a different pick, until the step is sealed.
 
-        :raises StepNotOpen, NotAPlayer, IllegalPick, CommitmentReused, MatchError:
+        :raises StepNotOpen, DeadlinePassed, NotAPlayer, IllegalPick, CommitmentReused,
+            BadSalt, MatchError:
         """
-        record = self.check_open_step(step)
+        record = self.check_open_step(step, at)
         self.check_submitter(record, player)
         if self.custody[player] != SEALED_CUSTODY:
-            msg = f"{player!r} keeps custody of their picks; send a commitment, not a pick"
+            msg = f"{player} keeps custody of their picks; send a commitment, not a pick"
             raise MatchError(msg)
         pick = self.rules.check_pick(record.state_at_open, player, payload)
         earlier = record.openings.get(player)
-        if earlier is not None and earlier["payload"] == pick:
+        if (
+            earlier is not None
+            and earlier["payload"] == pick
+            and (not client_salt or earlier["salt"] == salt.hex())
+        ):
             return record.commitments[player]
+        if client_salt:
+            check_salt_randomness(salt)
+            if salt.hex() in self.used_salts:
+                msg = "this salt was already used in this match; draw a fresh random salt"
+                raise BadSalt(msg)
         commitment = commit(self.match_id, record.number, player, pick, salt)
         opening = {"payload": pick, "salt": salt.hex()}
         return self._commit(record, player, commitment, signature, opening, at)
@@ -678,12 +914,13 @@ class Match(Aggregate):
     ) -> str:
         """Record a self-custody commitment (the pick stays with the player).
 
-        :raises StepNotOpen, NotAPlayer, CommitmentError, CommitmentReused, MatchError:
+        :raises StepNotOpen, DeadlinePassed, NotAPlayer, CommitmentError, CommitmentReused,
+            MatchError:
         """
-        record = self.check_open_step(step)
+        record = self.check_open_step(step, at)
         self.check_submitter(record, player)
         if self.custody[player] != SELF_CUSTODY:
-            msg = f"{player!r} is in sealed custody; send the pick itself"
+            msg = f"{player} is in sealed custody; send the pick itself"
             raise MatchError(msg)
         commitment = check_commitment_hex(commitment)
         if record.commitments.get(player) == commitment:
@@ -740,7 +977,7 @@ class Match(Aggregate):
             step=step,
             player=player,
             commitment=commitment,
-            opening=Sealed(opening.to_json()),
+            opening=Sealed(opening.to_json(), self.bind(player, "opening")),
         )
 
     def advance(
@@ -800,10 +1037,13 @@ class Match(Aggregate):
         """
         pending = self.pending_request()
         if pending is None or pending[1].player != player:
-            msg = f"no decision is asked of {player!r}"
+            self._check_missed_decision(player, at)
+            msg = f"no decision is asked of {player} now"
             raise NoDecisionPending(msg)
-        index, request, _ = pending
+        index, request, deadline = pending
         record = self.steps[self.step]
+        if not defaulted:
+            self.check_deadline(deadline, at, "this decision")
         answer = request.default if defaulted else self.rules.check_decision(
             record.state_at_open, request, payload
         )
@@ -818,6 +1058,20 @@ class Match(Aggregate):
         )
 
     # ------------------------------------------------------------------ internals
+
+    def _check_missed_decision(self, player: str, at: datetime) -> None:
+        """:raises DeadlinePassed: when ``player``'s last decision went by its deadline."""
+        record = self.current
+        if record is None:
+            return
+        answered = range(min(len(record.requests), len(record.decisions)))
+        for index in reversed(answered):
+            if record.requests[index].player == player:
+                deadline = record.request_deadlines[index]
+                if deadline is not None and at > parse_time(deadline):
+                    msg = f"the deadline of this decision passed at {deadline}; the default applied"
+                    raise DeadlinePassed(msg)
+                return
 
     def _commit(  # noqa: PLR0913
         self,
@@ -840,7 +1094,7 @@ class Match(Aggregate):
             custody=self.custody[player],
             supersedes=record.commitments.get(player),
             signature=signature,
-            opening=Sealed(opening),
+            opening=Sealed(opening, self.bind(player, "opening")),
         )
         return commitment
 
@@ -859,6 +1113,16 @@ class Match(Aggregate):
             opening = record.openings.get(player)
             if opening is None or player in record.revealed or player in record.defaults:
                 continue
+            commitment = commit(
+                self.match_id, record.number, player, opening["payload"],
+                bytes.fromhex(opening["salt"]),
+            )
+            if commitment != record.commitments[player]:
+                msg = (
+                    f"the stored pick of {player} in step {record.number} does not open the "
+                    "commitment recorded for it: the store was altered; nothing is revealed"
+                )
+                raise RevealMismatch(msg)
             self.trigger_event(
                 self.SubmissionRevealed,
                 timestamp=at,
@@ -904,6 +1168,11 @@ def public_record(event: Match.Event) -> dict[str, Any]:
 _BOOKKEEPING = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic"})
 
 
+MAX_TIME_TEXT = 64
+MIN_YEAR = 1970
+MAX_YEAR = 9998
+
+
 def format_time(moment: datetime) -> str:
     """RFC 3339 UTC text with microseconds, e.g. ``2026-11-21T00:56:30.000000Z``."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -917,26 +1186,41 @@ def parse_time(text: str) -> datetime:
     >>> format_time(parse_time("2026-11-21T20:00:00Z"))
     '2026-11-21T20:00:00.000000Z'
     """
+    shown = text[:40] if isinstance(text, str) else type(text).__name__
     try:
+        if len(text) > MAX_TIME_TEXT:
+            raise ValueError
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except (TypeError, ValueError, AttributeError):
-        msg = f"{text!r} is not an RFC 3339 time such as 2026-11-21T20:00:00Z"
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        moment = moment.astimezone(UTC)  # out of range near year 1 and 9999: OverflowError
+    except (TypeError, ValueError, AttributeError, OverflowError):
+        msg = f"{shown} is not an RFC 3339 time such as 2026-11-21T20:00:00Z"
         raise MatchError(msg) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    if not MIN_YEAR <= moment.year <= MAX_YEAR:
+        msg = f"{shown} is out of range: times are between the years {MIN_YEAR} and {MAX_YEAR}"
+        raise MatchError(msg)
+    return moment
 
 
 __all__ = [
     "CUSTODY_MODES",
     "SEALED_CUSTODY",
     "SELF_CUSTODY",
+    "BadInvite",
+    "BadSalt",
     "CommitmentReused",
+    "DeadlinePassed",
     "Match",
+    "MatchConflict",
     "MatchError",
     "MatchOver",
     "NoDecisionPending",
     "NotAPlayer",
+    "RevealMismatch",
     "RulesError",
+    "SeatTaken",
     "StepNotOpen",
+    "StepStillOpen",
     "StepRecord",
     "actor",
     "format_time",

@@ -9,6 +9,7 @@ twice) records nothing the second time.
 
 from __future__ import annotations
 
+import hmac
 import os
 import random
 import secrets
@@ -27,6 +28,7 @@ from domain.commitment import CommitmentError, canonical_match_id, salt_from_hex
 from domain.fairrand import SEED_SIZE
 from domain.match import (
     Match,
+    MatchConflict,
     MatchError,
     actor,
     format_time,
@@ -36,6 +38,7 @@ from domain.match import (
 )
 from service.archive import ImportedMatch, ImportedMatchError, find_imported
 from service.config import Settings
+from service.grants import Grants
 from service.readmodel import MatchIndex
 from domain.signed_note import Signer
 from service.sealing import SealedTranscoding
@@ -47,11 +50,14 @@ HOST = "host"
 SYSTEM = "system"
 MAX_RETRIES = 12
 TURN_STRIPES = 256  # locks that commands on the same match take turns on, per process
-CREATED_CACHE = 4096  # matches whose creation role_of keeps in memory, per process
 
 
 class NotFound(LookupError):
     """No match has that id."""
+
+
+class MatchIdTaken(MatchConflict):
+    """A match with the requested id exists already."""
 
 
 def utcnow() -> datetime:
@@ -99,7 +105,7 @@ class DealerRoom(Application[UUID]):
             settings.origin,
         )
         self.tlog = self.index.log
-        self._created: dict[UUID, Match] = {}  # matches as created, for role_of
+        self.grants = Grants(datastore.engine, settings.db_schema)
         self._turns = [threading.Lock() for _ in range(TURN_STRIPES)]
 
     def close(self) -> None:
@@ -173,6 +179,8 @@ class DealerRoom(Application[UUID]):
             for attempt in range(MAX_RETRIES):
                 with turn:
                     match = self.get_match(match_id)
+                    if who != SYSTEM and self._apply_overdue(match):
+                        continue  # deadlines first; then the command, on the state after them
                     before = match.version
                     result = command(match)
                     if match.version == before:
@@ -189,6 +197,35 @@ class DealerRoom(Application[UUID]):
         finally:
             actor.reset(token)
 
+    def _apply_overdue(self, match: Match) -> bool:
+        """Apply a deadline that has passed but that no tick applied yet; save it.
+
+        Deadlines pass by the service clock at the moment of a command, not when the ticker
+        next runs: a command that finds its match overdue (the ticker is behind, or the
+        service was down over the deadline) first seals the step or defaults the decision,
+        as the system, and then runs on the state after that.
+        Return whether anything was saved (a lost save race also counts: reload and retry).
+        """
+        due = match.overdue(self.now())
+        if due is None:
+            return False
+        token = actor.set(SYSTEM)
+        try:
+            if due == "seal":
+                match.seal(self.now())
+            else:
+                pending = match.pending_request()
+                assert pending is not None  # noqa: S101 - overdue() said a decision is due
+                match.decide(pending[1].player, None, self.now(), defaulted=True)
+            self._advance(match)
+        finally:
+            actor.reset(token)
+        try:
+            self.save(match)
+        except (IntegrityError, OperationalError, SAOperationalError):
+            pass
+        return True
+
     # ------------------------------------------------------------------ use cases
 
     def create_match(  # noqa: PLR0913
@@ -202,9 +239,14 @@ class DealerRoom(Application[UUID]):
         seed: str | None = None,
         match_id: str | None = None,
     ) -> dict[str, Any]:
-        """Create a match; return its id and the host's and players' tokens (shown once).
+        """Create a match; return its id, the host's token and one invite per player.
+
+        The host never receives a player's credential: each player claims their seat with
+        their invite (:meth:`claim`), which is single-use. Both are shown once; the service
+        keeps only their hashes.
 
         :raises RulesError, MatchError: for a bad game, options, players or seed.
+        :raises MatchIdTaken: when ``match_id`` names an existing match.
         """
         if seed is None:
             seed_bytes = self.random_bytes(SEED_SIZE)
@@ -219,7 +261,8 @@ class DealerRoom(Application[UUID]):
         if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
             msg = "players is a list of names"  # a list or an object as a name was a TypeError
             raise MatchError(msg)
-        tokens = {role: secrets.token_urlsafe(32) for role in [HOST, *players]}
+        host_token = secrets.token_urlsafe(32)
+        invites = {p: secrets.token_urlsafe(24) for p in players}
         key = UUID(canonical_match_id(match_id)) if match_id else uuid4()
         token = actor.set(HOST)
         try:
@@ -231,22 +274,52 @@ class DealerRoom(Application[UUID]):
                 origin=f"{self.settings.origin}/match/{key}",
                 custody=dict(custody or {}),
                 player_keys=dict(player_keys or {}),
-                credentials={role: token_hash(t) for role, t in tokens.items()},
+                credentials={HOST: token_hash(host_token)},
+                invites={p: token_hash(code) for p, code in invites.items()},
                 seed=seed_bytes,
                 at=self.now(),
             )
-            self.save(match)
+            try:
+                self.save(match)
+            except IntegrityError:
+                msg = f"a match with the id {key} exists already"
+                raise MatchIdTaken(msg) from None
         finally:
             actor.reset(token)
-        return {
-            "match_id": str(key),
-            "host_token": tokens[HOST],
-            "player_tokens": {p: tokens[p] for p in players},
-        }
+        return {"match_id": str(key), "host_token": host_token, "invites": invites}
+
+    def claim(
+        self, match_id: str, player: str, invite: str, public_key: str | None = None
+    ) -> dict[str, Any]:
+        """A player claims their seat with its invite; return their own token (shown once).
+
+        The claim is a public event (who, when, the signing key if any), so a player can
+        see whether their seat was claimed before they came. A used invite is refused.
+
+        :raises SeatTaken, BadInvite, NotAPlayer, SignatureError:
+        """
+        token = secrets.token_urlsafe(32)
+        self._command(
+            match_id,
+            player,
+            lambda m: m.claim(player, invite, token_hash(token), public_key, self.now()),
+        )
+        return {"player": player, "token": token, "public_key": public_key}
+
+    def reinvite(self, match_id: str, player: str) -> dict[str, Any]:
+        """The host issues a new invite for a seat, revoking its credential and key."""
+        invite = secrets.token_urlsafe(24)
+        self._command(match_id, HOST, lambda m: m.reinvite(player, token_hash(invite), self.now()))
+        return {"player": player, "invite": invite}
 
     def role_of(self, match_id: str, token: str) -> str | None:
-        """Which role a token grants in a match (``"host"``, a player id) or ``None``."""
-        match = self._as_created(match_id)
+        """Which role a token grants in a match (``"host"``, a player id) or ``None``.
+
+        Credentials change (a claim, a re-invite), so this reads the match as it stands:
+        the cached aggregate brought up to date with the events since, without a copy
+        (nothing here changes it).
+        """
+        match = self._current(match_id)
         if match is None:
             return None
         for role in [HOST, *match.players]:
@@ -254,30 +327,43 @@ class DealerRoom(Application[UUID]):
                 return role
         return None
 
-    def _as_created(self, match_id: str) -> Match | None:
-        """The match as it was created (version 1); ``None`` for no match of this service.
+    def credential_of(self, match_id: str, role: str) -> str | None:
+        """The stored hash of ``role``'s current credential (``None``: none, or no match)."""
+        match = self._current(match_id)
+        return None if match is None else match.credentials.get(role)
 
-        Players and credentials are fixed at creation, so checking a token needs only the
-        first event, kept per process: every request as a role checks a token, and loading
-        the whole match for it (a read and a deep copy of the cached aggregate) doubled the
-        cost of a submission's own load of the match.
-        """
+    def open_grant(self, match_id: str, token: str) -> tuple[str, str] | None:
+        """Exchange a role's token for a browser grant: ``(role, grant id)`` or ``None``."""
+        role = self.role_of(match_id, token)
+        if role is None:
+            return None
+        key = str(self.match_key(match_id))
+        return role, self.grants.open(key, role, token_hash(token), self.now())
+
+    def grant_holds(self, match_id: str, role: str, grant_id: str) -> bool:
+        """Whether a browser grant still acts as ``role`` (live, and its credential current)."""
+        try:
+            key = str(self.match_key(match_id))
+        except NotFound:
+            return False
+        made_from = self.grants.credential(key, role, grant_id, self.now())
+        current = self.credential_of(key, role)
+        return made_from is not None and current is not None and hmac.compare_digest(
+            made_from, current
+        )
+
+    def revoke_grants(self, match_id: str, grant_ids: list[str]) -> None:
+        """Revoke browser grants of the match (signing out)."""
+        self.grants.revoke(str(self.match_key(match_id)), grant_ids)
+
+    def _current(self, match_id: str) -> Match | None:
+        """The match as it stands, read-only (``None`` for no match of this service)."""
         try:
             key = self.match_key(match_id)
-        except NotFound:
+            found = self.repository.get(key, deepcopy_from_cache=False)
+        except (NotFound, AggregateNotFoundError):
             return None
-        created = self._created.get(key)
-        if created is None:
-            try:
-                found = self.repository.get(key, version=1)
-            except AggregateNotFoundError:
-                return None
-            if not isinstance(found, Match):  # an imported match is a read-only record
-                return None
-            if len(self._created) >= CREATED_CACHE:
-                self._created.clear()
-            self._created[key] = created = found
-        return created
+        return found if isinstance(found, Match) else None  # an import is read-only
 
     def join(self, match_id: str, player: str, entropy: str | None = None) -> bool:
         """A player takes their seat, optionally adding public entropy."""
@@ -313,13 +399,20 @@ class DealerRoom(Application[UUID]):
         """A player seals a pick (sealed custody); return the commitment and its receipt.
 
         ``salt`` (64 hex digits) lets a client compute and sign the commitment itself;
-        otherwise the service draws one.
+        otherwise the service draws one. ``unchanged`` in the answer is true when the pick
+        (and the client's salt, if any) equals the one that stands, which then stands on.
         """
         salt_bytes = self.random_bytes(32) if salt is None else salt_from_hex(salt)
 
         def command(match: Match) -> dict[str, Any]:
             commitment = match.submit_sealed(
-                player, payload, salt_bytes, self.now(), step=step, signature=signature
+                player,
+                payload,
+                salt_bytes,
+                self.now(),
+                step=step,
+                signature=signature,
+                client_salt=salt is not None,
             )
             return self._submitted(match, player, commitment)
 
@@ -334,6 +427,7 @@ class DealerRoom(Application[UUID]):
             "step": match.step,
             "player": player,
             "commitment": commitment,
+            "unchanged": not new,
             "seq": record.commitment_seqs[player],
             "event": new[-1] if new else None,
         }
@@ -551,6 +645,7 @@ class DealerRoom(Application[UUID]):
             "options": match.options,
             "players": list(match.players),
             "custody": dict(match.custody),
+            "seats": match.seats(),
             "finished": match.finished,
             "result": match.result,
             "step": step,

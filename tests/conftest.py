@@ -87,3 +87,11 @@ def expected_lines(path: Path) -> list[dict[str, Any]]:
     import json
 
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def seat_all(service: DealerRoom, created: dict[str, Any]) -> dict[str, str]:
+    """Claim every seat of a freshly created match with its invite; return player -> token."""
+    return {
+        player: service.claim(created["match_id"], player, invite)["token"]
+        for player, invite in created["invites"].items()
+    }

@@ -15,6 +15,7 @@ from domain.match import MatchError, NotAPlayer
 from domain.rules.base import IllegalPick
 from service.application import DealerRoom, NotFound
 from service.config import Settings
+from tests.conftest import seat_all
 
 PLAYERS = ["ana", "ben", "cai"]
 
@@ -39,12 +40,14 @@ def test_a_match_is_created_played_and_read_back_from_the_store(service: DealerR
 def test_tokens_are_random_hashed_and_name_their_role(service: DealerRoom) -> None:
     created = service.create_match("vote", PLAYERS)
     mid = created["match_id"]
+    tokens = seat_all(service, created)
     assert service.role_of(mid, created["host_token"]) == "host"
-    assert service.role_of(mid, created["player_tokens"]["cai"]) == "cai"
+    assert service.role_of(mid, tokens["cai"]) == "cai"
     assert service.role_of(mid, "guess") is None
-    assert len(set(created["player_tokens"].values()) | {created["host_token"]}) == 4
+    assert len(set(tokens.values()) | {created["host_token"]}) == 4
     dump = json.dumps(service.records(mid))
     assert created["host_token"] not in dump
+    assert not any(t in dump for t in tokens.values())
 
 
 def test_an_unknown_match_is_not_found(service: DealerRoom) -> None:
@@ -70,7 +73,9 @@ def test_a_repeated_identical_submission_returns_the_original_receipt(service: D
     service.open_step(mid)
     first = service.submit(mid, "ana", {"vote": "ben"})
     count = len(service.records(mid))
-    assert service.submit(mid, "ana", {"vote": "ben"}) == first
+    again = service.submit(mid, "ana", {"vote": "ben"})
+    assert (first["unchanged"], again["unchanged"]) == (False, True)
+    assert {**again, "unchanged": False} == first
     assert len(service.records(mid)) == count
 
 

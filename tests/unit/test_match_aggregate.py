@@ -39,6 +39,7 @@ def new_match(game: str = "vote", custody: dict | None = None, **options: Any) -
         custody=custody or {},
         player_keys={},
         credentials={"host": token_hash("host-token")},
+        invites={p: token_hash(f"invite-{p}") for p in PLAYERS},
         seed=bytes(32),
         at=AT,
     )
