@@ -54,11 +54,12 @@ LIVE_SECONDS = 3600
 
 
 def live_demo(app: DealerRoom) -> list[dict[str, Any]]:
-    """Live demo matches, step 1 open, whose host and player tokens the operator can use.
+    """Live demo matches, step 1 open, with the host's token and the players' invites.
 
-    Tokens are shown only once, so the first call creates the matches and keeps their
-    tokens in ``<instance>/live-demo.json`` (owner-only, like the keys) for later starts
-    of ``dealerroom serve``; matches that no longer exist are made again.
+    They are shown only once, so the first call creates the matches and keeps the host
+    token and the invites in ``<instance>/live-demo.json`` (owner-only, like the keys) for
+    later starts of ``dealerroom serve``; matches that no longer exist are made again. Each
+    entry's ``seats`` says which seats were claimed since (an invite works once).
     """
     path = app.settings.instance / LIVE_FILE
     try:
@@ -68,6 +69,8 @@ def live_demo(app: DealerRoom) -> list[dict[str, Any]]:
     live = []
     for game, players, options in LIVE_DEMOS:
         entry = next((e for e in kept if isinstance(e, dict) and e.get("game") == game), None)
+        if entry is not None and not isinstance(entry.get("invites"), dict):
+            entry = None  # kept by an older version (player tokens, before seats were claimed)
         if entry is not None:
             try:
                 app.get_match(entry["match_id"])
@@ -77,6 +80,7 @@ def live_demo(app: DealerRoom) -> list[dict[str, Any]]:
             created = app.create_match(game, players, options)
             app.open_step(created["match_id"], seconds=LIVE_SECONDS)
             entry = {"game": game, **created}
+        entry["seats"] = app.status(entry["match_id"])["seats"]
         live.append(entry)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:

@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request, url_for
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, Forbidden
 
 from domain.rules import game_names, get_rules
 from domain.rules.base import RulesError
@@ -37,14 +37,19 @@ def _int_arg(name: str) -> int | None:
     if raw is None:
         return None
     try:
+        if len(raw) > 20:  # noqa: PLR2004 - longer than any position; int() of it costs
+            raise ValueError
         value = int(raw)
     except ValueError:
         msg = f"?{name}= is a whole number, not {raw[:40]!r}"
         raise BadRequest(msg) from None
-    if value < 0:
-        msg = f"?{name}= must not be negative"
+    if not 0 <= value <= MAX_POSITION:
+        msg = f"?{name}= is a whole number from 0 to {MAX_POSITION}"
         raise BadRequest(msg)
     return value
+
+
+MAX_POSITION = 2**53 - 1  # positions and sizes in a log; JSON numbers are exact up to here
 
 
 def _field(body: dict[str, Any], name: str, kind: type, *, required: bool = True) -> Any:
@@ -157,10 +162,17 @@ def bundle(match_id: str) -> Any:
 # ---------------------------------------------------------------------- sessions
 
 
+def invite_link(match_id: str, player: str, invite: str) -> str:
+    """The private link that claims ``player``'s seat (the invite in the URL fragment)."""
+    return url_for("pages.room", match_id=match_id, player=player, _external=True) + (
+        "#invite=" + invite
+    )
+
+
 @bp.post("/matches")
 @security.create_limit
 def create_match() -> Any:
-    """Create a match; the caller becomes its host. Tokens and private links are shown once."""
+    """Create a match; the caller becomes its host. Its token and the invites are shown once."""
     body = security.json_body()
     game = _field(body, "game", str)
     players = _field(body, "players", list)
@@ -172,16 +184,46 @@ def create_match() -> Any:
     created["links"] = {
         "timeline": url_for("pages.timeline", match_id=mid, _external=True),
         "host": url_for("pages.host", match_id=mid, _external=True) + "#" + created["host_token"],
-        "players": {
-            p: url_for("pages.room", match_id=mid, player=p, _external=True) + "#" + t
-            for p, t in created["player_tokens"].items()
-        },
+        "players": {p: invite_link(mid, p, code) for p, code in created["invites"].items()},
     }
-    if body.get("sign_in_as_host"):
-        security.grant(mid, security.HOST)
+    if body.get("sign_in_as_host") is True:
+        security.grant(mid, created["host_token"])
         created["csrf_token"] = security.csrf_token()
     log.info("match %s created (%s, %d players)", mid, game, len(players))
     return jsonify(created), 201
+
+
+@bp.post("/matches/<match_id>/players/<player>/claim")
+@security.submit_limit
+def claim(match_id: str, player: str) -> Any:
+    """A player claims their seat with its invite (once); the answer holds their own token.
+
+    With ``"public_key"`` (standard base64 of a 32-byte Ed25519 key) every later submission
+    must be signed with it. With ``"sign_in": true`` this browser also gets a grant.
+    """
+    mid = str(service().match_key(match_id))
+    if player == security.HOST:
+        msg = "the host is not a player: seats belong to the match's players"
+        raise Forbidden(msg)
+    body = security.json_body()
+    invite = _field(body, "invite", str)
+    public_key = _field(body, "public_key", str, required=False)
+    claimed = service().claim(mid, player, invite, public_key)
+    if body.get("sign_in") is True:
+        security.grant(mid, claimed["token"])
+        claimed["csrf_token"] = security.csrf_token()
+    log.info("match %s: the seat of %s was claimed", mid, player)
+    return jsonify(claimed), 201
+
+
+@bp.post("/matches/<match_id>/players/<player>/invite")
+def reinvite(match_id: str, player: str) -> Any:
+    """The host issues a new invite for a seat; its holder's credential and key are revoked."""
+    mid = _as_host(match_id)
+    issued = service().reinvite(mid, player)
+    issued["link"] = invite_link(mid, player, issued["invite"])
+    log.info("match %s: the seat of %s was re-invited", mid, player)
+    return jsonify(issued), 201
 
 
 @bp.post("/matches/<match_id>/session")
@@ -189,16 +231,16 @@ def sign_in(match_id: str) -> Any:
     """Exchange a private link's token for a grant in this browser's session cookie."""
     body = security.json_body()
     token = _field(body, "token", str)
-    role = service().role_of(match_id, token)
+    mid = str(service().match_key(match_id))
+    role = security.grant(mid, token)
     if role is None:
-        return _error(403, "that link is not valid for this match")
-    security.grant(str(service().match_key(match_id)), role)
+        return _error(403, "that link is not valid for this match (a new invite replaces it)")
     return jsonify({"role": role, "csrf_token": security.csrf_token()})
 
 
 @bp.delete("/matches/<match_id>/session")
 def sign_out(match_id: str) -> Any:
-    """Forget this browser's roles in the match."""
+    """Sign this browser out of the match: its grants are revoked on the server."""
     security.check_csrf()
     security.revoke(str(service().match_key(match_id)))
     return jsonify({"signed_out": True})

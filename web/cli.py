@@ -148,7 +148,10 @@ def serve_command(host: str, port: int) -> None:
 
 
 def open_these(app: Flask, base: str, live: list[dict[str, Any]]) -> list[str]:
-    """The URLs ``serve`` prints: the match list, the demo timelines, live demo links."""
+    """The URLs ``serve`` prints: the match list, the demo timelines, live demo links.
+
+    Each unclaimed seat gets its invite link (it works once); a claimed seat says so.
+    """
     from flask import url_for  # noqa: PLC0415
 
     with app.test_request_context(base_url=base):
@@ -159,9 +162,13 @@ def open_these(app: Flask, base: str, live: list[dict[str, Any]]) -> list[str]:
             lines.append(f"  timeline     {url_for('pages.timeline', match_id=mid, _external=True)}")
             host = url_for("pages.host", match_id=mid, _external=True)
             lines.append(f"  host console {host}#{match['host_token']}")
-            for player, token in match["player_tokens"].items():
+            seats = match.get("seats", {})
+            for player, invite in match["invites"].items():
+                if seats.get(player, {}).get("claimed"):
+                    lines.append(f"  {player:12} seat claimed (a new invite: the host console)")
+                    continue
                 room = url_for("pages.room", match_id=mid, player=player, _external=True)
-                lines.append(f"  {player:12} {room}#{token}")
+                lines.append(f"  {player:12} {room}#invite={invite}")
     return lines
 
 

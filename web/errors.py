@@ -12,12 +12,13 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from domain.match import CommitmentReused, MatchOver, NoDecisionPending, StepNotOpen
+from domain.match import BadInvite, MatchConflict
 from service.application import NotFound
 
 log = logging.getLogger("dealerroom.web")
 
-CONFLICTS = (StepNotOpen, MatchOver, NoDecisionPending, CommitmentReused)
+CONFLICTS = (MatchConflict,)  # not now: a step not open, a seat taken, the match over...
+REFUSED = (BadInvite,)  # a secret that is not this seat's
 
 
 def error(status: int, message: str) -> Any:
@@ -36,6 +37,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ValueError)
     def bad_input(exc: ValueError) -> Any:
+        if isinstance(exc, REFUSED):
+            return error(403, str(exc))
         return error(409 if isinstance(exc, CONFLICTS) else 400, str(exc))
 
     @app.errorhandler(HTTPException)

@@ -1,16 +1,19 @@
 """Who may do what, CSRF protection and the security headers of every response.
 
-**Roles.** Creating a match returns a secret token per role: one for the host and one per
-player. The service stores only their hashes and compares in constant time. A token is
+**Roles.** Creating a match returns the host's secret token and one single-use invite per
+player; each player claims their seat with the invite and receives their own token (the host
+never holds it). The service stores only hashes and compares in constant time. A token is
 presented in one of two ways:
 
 * ``Authorization: Bearer <token>`` on an API request (scripts, the CLI, tests); such
   requests carry no ambient credential, so they need no CSRF token;
-* exchanged once for a *grant* in the signed session cookie (``POST
-  /api/matches/<id>/session``), which the private links do: a link is
-  ``/matches/<id>/host#<token>`` or ``/matches/<id>/players/<player>#<token>``, and the
-  token sits in the URL *fragment*, which browsers never send to the server, so it appears
-  in no request line, access log or ``Referer``. The page's script posts it and forgets it.
+* exchanged once for a *grant* (``POST /api/matches/<id>/session``, or a claim with
+  ``"sign_in": true``), which the private links do: a link is ``/matches/<id>/host#<token>``
+  or ``/matches/<id>/players/<player>#invite=<code>``, and the secret sits in the URL
+  *fragment*, which browsers never send to the server, so it appears in no request line,
+  access log or ``Referer``. The grant is a random id in the signed session cookie; the
+  service keeps its hash (:mod:`service.grants`), so signing out revokes it on the server
+  (a copied cookie stops working) and a re-invite revokes every grant of the old credential.
 
 A browser may hold grants for several roles (a host testing their own match as each
 player); each API call names the role it acts as in its URL, and the grant must cover it.
@@ -18,10 +21,13 @@ player); each API call names the role it acts as in its URL, and the grant must 
 **CSRF.** Every state-changing request made with the session cookie must carry the header
 ``X-CSRF-Token`` equal to the session's CSRF token (pages put it in
 ``<meta name="csrf-token">``), and API bodies must be ``application/json``, which a
-cross-site form cannot send. The cookie is ``HttpOnly`` and ``SameSite=Strict``.
+cross-site form cannot send. The cookie is named ``dealerroom``, ``HttpOnly``,
+``SameSite=Strict``, and ``Secure`` whenever the request came over HTTPS (directly, or through
+the proxy headers trusted by :mod:`web.proxies`).
 
 **Rate limits.** Submissions, commitments, openings and decisions are limited per match and
-player (``DEALERROOM_SUBMIT_RATE``, default ``30/second;1200/minute``), match creation per
+player (``DEALERROOM_SUBMIT_RATE``, default ``30/second;1200/minute``; the match id is put in
+its canonical form first, so spelling it differently does not reset the count), match creation per
 client address (``DEALERROOM_CREATE_RATE``, default ``120/minute``); past the limit the
 answer is 429 with a JSON message. Counters live in the process (one set per worker).
 Request bodies are limited to 64 KiB (413).
@@ -38,10 +44,12 @@ import secrets
 from typing import TYPE_CHECKING
 
 from flask import current_app, request, session
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import BadRequest, Forbidden, Unauthorized
 
+from domain.commitment import CommitmentError, canonical_match_id
 from web import service
 
 if TYPE_CHECKING:
@@ -74,7 +82,12 @@ limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_
 
 def _submitter() -> str:
     args = request.view_args or {}
-    return f"{args.get('match_id')}/{args.get('player')}"
+    raw = str(args.get("match_id"))
+    try:
+        match_id = canonical_match_id(raw)
+    except CommitmentError:
+        match_id = raw  # not a match id: the route answers 404 anyway
+    return f"{match_id}/{args.get('player')}"
 
 
 def _rate(name: str, default: str) -> str:
@@ -101,31 +114,39 @@ def csrf_token() -> str:
     return token
 
 
-def grants() -> dict[str, list[str]]:
-    """The roles this browser holds, by match id."""
+def grants() -> dict[str, dict[str, str]]:
+    """The grants this browser holds: match id -> role -> grant id."""
     value = session.get(GRANTS)
-    return value if isinstance(value, dict) else {}
+    if not isinstance(value, dict):
+        return {}
+    return {m: r for m, r in value.items() if isinstance(r, dict)}
 
 
-def grant(match_id: str, role: str) -> None:
-    """Remember in the session that this browser acts as ``role`` in the match."""
+def grant(match_id: str, token: str) -> str | None:
+    """Exchange a role's token for a server-side grant kept in the session; return the role."""
+    opened = service().open_grant(match_id, token)
+    if opened is None:
+        return None
+    role, grant_id = opened
     held = grants()
-    roles = [r for r in held.get(match_id, []) if r != role]
-    held[match_id] = [*roles, role]
+    held.setdefault(match_id, {})[role] = grant_id
     session[GRANTS] = held
     session.permanent = True
+    return role
 
 
 def revoke(match_id: str) -> None:
-    """Forget every role this browser holds in the match."""
+    """Revoke (on the server) and forget every grant this browser holds in the match."""
     held = grants()
-    held.pop(match_id, None)
+    roles = held.pop(match_id, {})
+    service().revoke_grants(match_id, list(roles.values()))
     session[GRANTS] = held
 
 
 def holds(match_id: str, role: str) -> bool:
-    """Whether the session holds ``role`` in the match."""
-    return role in grants().get(match_id, [])
+    """Whether the session holds a live grant for ``role`` in the match."""
+    grant_id = grants().get(match_id, {}).get(role)
+    return isinstance(grant_id, str) and service().grant_holds(match_id, role, grant_id)
 
 
 def bearer() -> str | None:
@@ -196,12 +217,22 @@ def json_body() -> dict[str, object]:
     return body
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session, ``Secure`` whenever the request came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure when configured so, or when this request is HTTPS (proxy headers included)."""
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
 def init_app(app: Flask) -> None:
     """Session cookie settings and the headers of every response."""
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
-    app.config.setdefault("SESSION_COOKIE_NAME", "dealerroom")
+    # Flask defines these keys already, so setdefault would leave Flask's values in place.
+    app.config["SESSION_COOKIE_NAME"] = "dealerroom"
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    app.session_interface = SessionInterface()
     limiter.init_app(app)
 
     @app.after_request
