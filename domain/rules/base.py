@@ -99,6 +99,8 @@ def describe(value: object) -> str:
 
     >>> describe("h8"), describe(None), describe(True), describe(2**80), describe(1.5)
     ('"h8"', 'null', 'true', 'a whole number of 25 digits', 'a number with a fraction')
+    >>> describe(2.0), describe(float("nan")), describe(-1e400)
+    ('a decimal number', 'NaN', 'an infinite number')
     >>> describe("x" * 100), describe([1]), describe({}), describe("a\\u202eb")
     ('a text of 100 characters', 'a list', 'an object', 'a text of 3 characters')
     """
@@ -113,9 +115,11 @@ def describe(value: object) -> str:
         sign = "a negative " if value < 0 else "a "
         return f"{sign}whole number of {digits} digits"
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):  # noqa: PLR0124 - NaN
-            return "not a finite number"
-        return "a number with a fraction"
+        if value != value:  # noqa: PLR0124 - NaN is the one value unequal to itself
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "an infinite number"
+        return "a decimal number" if value.is_integer() else "a number with a fraction"
     if isinstance(value, str):
         if not value:
             return "an empty text"

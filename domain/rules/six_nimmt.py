@@ -8,7 +8,8 @@ Options (``normalise_options`` fills in the defaults and rejects anything else):
 
 * ``virtual_player`` (bool, default ``true``): one virtual player, id ``virtual``, joins the
   humans. 2 to 9 humans with it, 2 to 10 without. A human may not be called ``virtual``.
-* ``start_points`` (int > 0, default 66): everybody's points at the start.
+* ``start_points`` (a whole number from 1 to 1000, default 66): everybody's points at the
+  start.
 * ``action_card`` (``null`` or ``"even-odd"``, default ``null``).
 
 Steps: one step is one turn, ``StepSpec(kind="turn", submitters=<humans in seat order>)``;
@@ -116,7 +117,12 @@ from domain.rules.base import (
     RulesError,
     State,
     StepSpec,
+    check_object,
+    check_options_object,
+    check_whole,
     clone,
+    describe,
+    is_whole,
 )
 
 if TYPE_CHECKING:
@@ -136,6 +142,7 @@ TURNS_PER_ROUND = 10
 VIRTUAL = "virtual"
 EVEN_ODD = "even-odd"
 DEFAULT_START_POINTS = 66
+MAX_START_POINTS = 1000
 MIN_HUMANS = 2
 MAX_HUMANS_WITH_VIRTUAL = 9
 MAX_HUMANS_WITHOUT_VIRTUAL = 10
@@ -316,18 +323,12 @@ def trim_rows(rows: Sequence[Row]) -> tuple[list[Row], list[Card]]:
 
 
 def _is_card_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return is_whole(value)
 
 
 def _check_names(players: Any, *, virtual_player: bool) -> list[str]:
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+    if not isinstance(players, list):
         msg = "players must be a list of non-empty names"
-        raise BadOptions(msg)
-    if len(set(players)) != len(players):
-        msg = "players must not repeat a name"
-        raise BadOptions(msg)
-    if VIRTUAL in players:
-        msg = f"the name {VIRTUAL!r} is reserved for the virtual player; choose another name"
         raise BadOptions(msg)
     most = MAX_HUMANS_WITH_VIRTUAL if virtual_player else MAX_HUMANS_WITHOUT_VIRTUAL
     if not MIN_HUMANS <= len(players) <= most:
@@ -336,6 +337,15 @@ def _check_names(players: Any, *, virtual_player: bool) -> list[str]:
             f"6 nimmt! {which} the virtual player takes {MIN_HUMANS} to {most} players, "
             f"not {len(players)}"
         )
+        raise BadOptions(msg)
+    if not all(isinstance(p, str) and p for p in players):
+        msg = "players must be a list of non-empty names"
+        raise BadOptions(msg)
+    if len(set(players)) != len(players):
+        msg = "players must not repeat a name"
+        raise BadOptions(msg)
+    if VIRTUAL in players:
+        msg = f'the name "{VIRTUAL}" is reserved for the virtual player; choose another name'
         raise BadOptions(msg)
     return list(players)
 
@@ -357,16 +367,7 @@ class SixNimmt(Rules):
         >>> RULES.normalise_options({})
         {'virtual_player': True, 'start_points': 66, 'action_card': None}
         """
-        if not isinstance(options, dict):
-            msg = "the options must be a JSON object"
-            raise BadOptions(msg)
-        unknown = sorted(set(options) - set(OPTION_NAMES))
-        if unknown:
-            msg = (
-                f"unknown six-nimmt option(s): {', '.join(unknown)}; "
-                f"the options are {', '.join(OPTION_NAMES)}"
-            )
-            raise BadOptions(msg)
+        options = check_options_object(options, "six-nimmt", OPTION_NAMES)
         out = {
             "virtual_player": options.get("virtual_player", True),
             "start_points": options.get("start_points", DEFAULT_START_POINTS),
@@ -375,11 +376,9 @@ class SixNimmt(Rules):
         if not isinstance(out["virtual_player"], bool):
             msg = "virtual_player must be true or false"
             raise BadOptions(msg)
-        if not _is_card_number(out["start_points"]) or out["start_points"] <= 0:
-            msg = "start_points must be a whole number above 0"
-            raise BadOptions(msg)
-        if out["action_card"] not in (None, EVEN_ODD):
-            msg = f'action_card must be null or "{EVEN_ODD}", not {out["action_card"]!r}'
+        check_whole(out["start_points"], "start_points", 1, MAX_START_POINTS, BadOptions)
+        if out["action_card"] is not None and out["action_card"] != EVEN_ODD:
+            msg = f'action_card must be null or "{EVEN_ODD}", not {describe(out["action_card"])}'
             raise BadOptions(msg)
         return out
 
@@ -451,13 +450,8 @@ class SixNimmt(Rules):
 
         :raises BadDeal: when the deal does not fit the state.
         """
-        if not isinstance(deal, dict):
-            msg = 'a six-nimmt deal is {"rows": [...], "hands": {player: [...]}}'
-            raise BadDeal(msg)
-        extra = sorted(set(deal) - {"rows", "hands"})
-        if extra:
-            msg = f"a six-nimmt deal has only rows and hands, not {', '.join(extra)}"
-            raise BadDeal(msg)
+        shape = 'a six-nimmt deal is {"rows": [4 cards], "hands": {player: [10 cards]}}'
+        check_object(deal, required=(), optional=("rows", "hands"), shape=shape, error=BadDeal)
         first_round = state["round"] == 0
         if first_round and "rows" not in deal:
             msg = "the first deal must name the 4 row cards"
@@ -522,14 +516,13 @@ class SixNimmt(Rules):
         :raises IllegalPick: for anything else.
         """
         if player not in state["players"]:
-            msg = f"{player!r} is not a human player of this match"
+            msg = f"{describe(player)} is not a human player of this match"
             raise IllegalPick(msg)
-        if not isinstance(payload, dict) or set(payload) != {"card"}:
-            msg = 'a pick is {"card": n} naming one card of the hand'
-            raise IllegalPick(msg)
+        shape = 'a pick is {"card": n} naming one card of the hand'
+        payload = check_object(payload, required=("card",), shape=shape, error=IllegalPick)
         card = payload["card"]
-        if not _is_card_number(card):
-            msg = f'the card must be a card number such as {{"card": 37}}, not {card!r}'
+        if not _is_card_number(card) or card not in DECK:
+            msg = f'the card is a card number from 1 to 104 such as {{"card": 37}}, not {describe(card)}'
             raise IllegalPick(msg)
         if card not in state["hands"][player]:
             msg = f"card {card} is not in the hand; play one of the cards in your hand"
@@ -543,7 +536,7 @@ class SixNimmt(Rules):
         """
         hand = state["hands"].get(player)
         if not hand:
-            msg = f"{player!r} has no card to play"
+            msg = f"{describe(player)} has no card to play"
             raise RulesError(msg)
         return {"card": min(hand)}
 
@@ -708,14 +701,13 @@ def _play(player: str, card: Card, row: int, took: list[Card], reason: str) -> d
 
 
 def _decided_row(payload: Any) -> int:
-    if not isinstance(payload, dict) or set(payload) != {"row"}:
-        msg = f'a take-row decision is {{"row": i}} with i from 0 to {ROW_COUNT - 1}'
-        raise BadDecision(msg)
+    shape = f'a take-row decision is {{"row": i}} with i from 0 to {ROW_COUNT - 1}'
+    payload = check_object(payload, required=("row",), shape=shape, error=BadDecision)
     row = payload["row"]
-    if not _is_card_number(row) or not 0 <= row < ROW_COUNT:
-        msg = f"row {row!r} does not exist; the rows are numbered 0 to {ROW_COUNT - 1}"
+    if is_whole(row) and not 0 <= row < ROW_COUNT:
+        msg = f"row {describe(row)} does not exist; the rows are numbered 0 to {ROW_COUNT - 1}"
         raise BadDecision(msg)
-    return int(row)
+    return check_whole(row, "the row to take", 0, ROW_COUNT - 1, BadDecision)
 
 
 def _check_dealt(state: State, rows: list[Card] | None, hands: Mapping[str, Any]) -> None:
@@ -723,24 +715,24 @@ def _check_dealt(state: State, rows: list[Card] | None, hands: Mapping[str, Any]
     expected = list(state["hands"])
     for player in hands:
         if player not in state["hands"]:
-            msg = f"the deal gives a hand to {player!r}, who is not in this match"
+            msg = f"the deal gives a hand to {describe(player)}, who is not in this match"
             raise BadDeal(msg)
     for player in expected:
         if player not in hands:
-            msg = f"the deal gives no hand to {player!r}"
+            msg = f"the deal gives no hand to {describe(player)}"
             raise BadDeal(msg)
         hand = hands[player]
         if not isinstance(hand, list) or not all(_is_card_number(card) for card in hand):
-            msg = f"the hand of {player!r} must be a list of card numbers"
+            msg = f"the hand of {describe(player)} must be a list of card numbers"
             raise BadDeal(msg)
         if len(hand) != HAND_SIZE:
-            msg = f"the hand of {player!r} has {len(hand)} cards; a hand has {HAND_SIZE}"
+            msg = f"the hand of {describe(player)} has {len(hand)} cards; a hand has {HAND_SIZE}"
             raise BadDeal(msg)
     available = set(state["draw"]) | set(state["discard"])
     seen: set[Card] = set()
     for card in [*(rows or []), *(card for player in expected for card in hands[player])]:
         if card not in DECK:
-            msg = f"card {card} does not exist; the cards are 1 to 104"
+            msg = f"card {describe(card)} does not exist; the cards are 1 to 104"
             raise BadDeal(msg)
         if card in seen:
             msg = f"card {card} is dealt twice"

@@ -173,7 +173,11 @@ def test_ruling_options_default_to_the_virtual_player_66_points_and_no_action_ca
     [
         ({"colour": "red"}, "unknown six-nimmt option"),
         ({"virtual_player": 1}, "virtual_player must be true or false"),
-        ({"start_points": 0}, "start_points must be a whole number above 0"),
+        ({"start_points": 0}, "start_points is a whole number from 1 to 1000, not 0"),
+        ({"start_points": 1001}, "start_points is a whole number from 1 to 1000, not 1001"),
+        ({"start_points": 2**60}, "start_points is a whole number from 1 to 1000, not a whole"),
+        ({"action_card": None, "x" * 300: 1}, "unknown six-nimmt option a text of 300 characters"),
+        ({"action_card": ["even-odd"]}, "action_card must be null or .even-odd., not a list"),
         ({"start_points": True}, "start_points"),
         ({"start_points": 6.5}, "start_points"),
         ({"action_card": "colours"}, "action_card must be null or"),
@@ -478,12 +482,12 @@ def _good_first_deal() -> dict[str, Any]:
         (lambda d: d.pop("rows"), "the first deal must name the 4 row cards"),
         (lambda d: d.update(rows=[1, 2, 3]), "rows must be a list of 4 card numbers"),
         (lambda d: d.update(rows=[1, 2, 3, "4"]), "rows must be a list of 4 card numbers"),
-        (lambda d: d["hands"].pop("ben"), "the deal gives no hand to 'ben'"),
-        (lambda d: d["hands"].pop("virtual"), "the deal gives no hand to 'virtual'"),
-        (lambda d: d["hands"].update(zed=[]), "'zed', who is not in this match"),
-        (lambda d: d["hands"]["ana"].pop(), "the hand of 'ana' has 9 cards; a hand has 10"),
-        (lambda d: d["hands"].update(cai="30-39"), "the hand of 'cai' must be a list of card"),
-        (lambda d: d.update(pool=[]), "only rows and hands, not pool"),
+        (lambda d: d["hands"].pop("ben"), 'the deal gives no hand to "ben"'),
+        (lambda d: d["hands"].pop("virtual"), 'the deal gives no hand to "virtual"'),
+        (lambda d: d["hands"].update(zed=[]), '"zed", who is not in this match'),
+        (lambda d: d["hands"]["ana"].pop(), 'the hand of "ana" has 9 cards; a hand has 10'),
+        (lambda d: d["hands"].update(cai="30-39"), 'the hand of "cai" must be a list of card'),
+        (lambda d: d.update(pool=[]), 'unknown key "pool"; a six-nimmt deal is'),
         (lambda d: d.update(hands=[]), "the deal must give hands as"),
     ],
 )
@@ -600,9 +604,9 @@ def test_ruling_a_card_not_in_the_hand_is_rejected_at_submission() -> None:
         with pytest.raises(IllegalPick, match=re.escape('a pick is {"card": n}')):
             RULES.check_pick(state, "ana", bad)
     for bad_card in (True, "5", 5.0, None):
-        with pytest.raises(IllegalPick, match="the card must be a card number"):
+        with pytest.raises(IllegalPick, match="the card is a card number from 1 to 104"):
             RULES.check_pick(state, "ana", {"card": bad_card})
-    with pytest.raises(IllegalPick, match="'virtual' is not a human player"):
+    with pytest.raises(IllegalPick, match='"virtual" is not a human player'):
         RULES.check_pick(state, "virtual", {"card": state["hands"]["virtual"][0]})
 
 
@@ -1012,3 +1016,41 @@ def test_scenario_fixtures_are_what_the_generator_writes() -> None:
 
 if __name__ == "__main__":
     _write_fixtures()
+
+
+@pytest.mark.parametrize(
+    ("card", "message"),
+    [
+        (0, "not 0"),
+        (105, "not 105"),
+        (10**30, "not a whole number of 31 digits"),
+        (-(2**70), "not a negative whole number of 22 digits"),
+        ("x" * 5000, "not a text of 5000 characters"),
+        ([[[[37]]]], "not a list"),
+        (float("nan"), "not NaN"),
+        (37.0, "not a decimal number"),
+    ],
+)
+def test_a_hostile_card_is_refused_in_plain_words(card: object, message: str) -> None:
+    state = _first_deal()
+    with pytest.raises(IllegalPick) as refused:
+        RULES.check_pick(state, "ana", {"card": card})
+    text = str(refused.value)
+    assert text.startswith("the card is a card number from 1 to 104") and text.endswith(message)
+    assert "'" not in text and "None" not in text
+
+
+def test_a_hostile_row_decision_is_refused_in_plain_words() -> None:
+    state = _arranged([[10], [22], [33], [55]], {"ana": [4, 90], "ben": [60, 91]})
+    request = RULES.resolve(state, {"ana": {"card": 4}, "ben": {"card": 60}}, [], _rng())
+    assert isinstance(request, DecisionRequest)
+    for bad, message in [
+        ({"row": 10**40}, "does not exist; the rows are numbered 0 to 3"),
+        ({"row": None}, "the row to take is a whole number from 0 to 3, not null"),
+        ({"row": 1.5}, "not a number with a fraction"),
+        ({"row": 1, "z" * 99: 0}, "unknown key a text of 99 characters"),
+        ("1", 'a take-row decision is {"row": i} with i from 0 to 3, not "1"'),
+    ]:
+        with pytest.raises(BadDecision) as refused:
+            RULES.check_decision(state, request, bad)
+        assert message in str(refused.value)
