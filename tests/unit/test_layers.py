@@ -20,7 +20,7 @@ ALLOWED = {
     "domain": {"domain", "eventsourcing", "cryptography", "rfc8785"},
     "replay": {"domain", "replay"},
     "service": {"domain", "service", "eventsourcing", "eventsourcing_sqlalchemy", "sqlalchemy",
-                "cryptography"},
+                "cryptography", "precis_i18n", "confusable_homoglyphs"},
 }
 
 
