@@ -126,6 +126,9 @@ from domain.rules.base import (
     Rules,
     State,
     StepSpec,
+    check_object,
+    check_options_object,
+    describe,
 )
 
 if TYPE_CHECKING:
@@ -298,12 +301,7 @@ def parse_move(payload: JSON) -> Payload:
     >>> parse_move({"from": "b3", "to": "b4"})
     {'from': 'b3', 'to': 'b4'}
     """
-    if not isinstance(payload, dict):
-        raise IllegalPick(_MOVE_SHAPE)
-    unknown = sorted(str(key) for key in payload if key not in _MOVE_KEYS)
-    if unknown:
-        msg = f"unknown key(s) {', '.join(unknown)} in a move; {_MOVE_SHAPE}"
-        raise IllegalPick(msg)
+    check_object(payload, required=(), optional=_MOVE_KEYS, shape=_MOVE_SHAPE, error=IllegalPick)
     for key in ("from", "to"):
         if key not in payload:
             msg = f'the move has no "{key}" square; {_MOVE_SHAPE}'
@@ -312,7 +310,7 @@ def parse_move(payload: JSON) -> Payload:
         if key in payload and not is_square(payload[key]):
             msg = (
                 f'"{key}" must be a square name a1 to e5 (files a-e, ranks 1-5), '
-                f"not {payload[key]!r}"
+                f"not {describe(payload[key])}"
             )
             raise IllegalPick(msg)
     return {key: payload[key] for key in ("from", "to", "drop") if key in payload}
@@ -445,7 +443,7 @@ def color_of_player(state: State, player: str) -> Color:
     for color in COLORS:
         if state["colors"][color] == player:
             return color
-    msg = f"{player!r} does not play this match"
+    msg = f"{describe(player)} does not play this match"
     raise ValueError(msg)
 
 
@@ -708,11 +706,7 @@ class Apocalypse(Rules):
 
         :raises BadOptions: for any option.
         """
-        if options:
-            msg = (
-                f"apocalypse takes no options, got {', '.join(sorted(map(str, options)))}"
-            )
-            raise BadOptions(msg)
+        check_options_object(options, "apocalypse", ())
         return {}
 
     def setup(self, options: Mapping[str, Any], players: Sequence[str]) -> State:
@@ -729,7 +723,7 @@ class Apocalypse(Rules):
             msg = "each player is a non-empty name"
             raise BadOptions(msg)
         if players[0] == players[1]:
-            msg = f"the two players must differ, got {players[0]!r} twice"
+            msg = f"the two players must differ, got {describe(players[0])} twice"
             raise BadOptions(msg)
         return {
             "colors": {WHITE: players[0], BLACK: players[1]},
