@@ -89,6 +89,7 @@ class DealerRoom(Application[UUID]):
             "PERSISTENCE_MODULE": "eventsourcing_sqlalchemy",
             "SQLALCHEMY_URL": settings.database_url,
             "AGGREGATE_CACHE_MAXSIZE": "256",
+            "MAPPER_TOPIC": "service.sealing:SealingMapper",  # unreadable events: server faults
         }
         if settings.db_schema:
             persistence["SQLALCHEMY_SCHEMA"] = settings.db_schema

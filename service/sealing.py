@@ -21,6 +21,11 @@ value is stored as (format 2, docs/PROTOCOL.md §4 "Sealed fields at rest")::
 * The key id (first 8 hex digits of SHA-256 of the key) lets old events decrypt after the key
   is rotated: list the old key after the new one.
 
+The library's mapper reports any event it cannot read as ``MapperDeserialisationError``, a
+``ValueError``, which the web layer would answer as the caller's fault with the event's topic
+in it. :class:`SealingMapper` (the application's ``MAPPER_TOPIC``) raises server faults
+instead: :class:`SealingError` for a sealed field, :class:`UnreadableEvent` otherwise.
+
 Values in the pre-release format 1 (``{"k", "n", "c"}``: unpadded, unbound) are refused with
 a message telling the operator to rebuild the store; no release ever wrote them.
 """
@@ -32,14 +37,18 @@ import binascii
 import hashlib
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from eventsourcing.persistence import Transcoding
+from eventsourcing.persistence import Mapper, MapperDeserialisationError, Transcoding
 
 from domain.canonical import canonical_json
 from domain.sealed import Sealed
+
+if TYPE_CHECKING:
+    from eventsourcing.domain import DomainEventProtocol
+    from eventsourcing.persistence import StoredEvent
 
 FORMAT = 2
 AAD_LABEL = b"dealerroom/sealed/v2"
@@ -56,6 +65,10 @@ class SealingError(RuntimeError):
 
     A server-side fault for the operator, never a user's error: not a ``ValueError``.
     """
+
+
+class UnreadableEvent(RuntimeError):
+    """A stored event cannot be read back (the store was altered): a server-side fault."""
 
 
 def key_id(key: bytes) -> str:
@@ -175,3 +188,25 @@ class SealedTranscoding(Transcoding):
             )
             raise SealingError(msg) from None
         return Sealed(value, data["b"])
+
+
+class SealingMapper(Mapper[Any]):
+    """The event mapper, with every event it cannot read reported as a server fault."""
+
+    def to_domain_event(self, stored_event: StoredEvent) -> DomainEventProtocol[Any]:
+        """Read a stored event back.
+
+        :raises SealingError: when a sealed field of it cannot be opened.
+        :raises UnreadableEvent: when it cannot be read for another reason.
+        """
+        try:
+            return super().to_domain_event(stored_event)
+        except MapperDeserialisationError as exc:
+            where = (
+                f"event {stored_event.originator_version} of match {stored_event.originator_id}"
+            )
+            if isinstance(exc.__cause__, SealingError):
+                msg = f"{exc.__cause__} ({where})"
+                raise SealingError(msg) from exc.__cause__
+            msg = f"{where} cannot be read: the store was altered ({exc.__cause__})"
+            raise UnreadableEvent(msg) from exc.__cause__
