@@ -956,8 +956,9 @@ async function resolveLogKeys(bundle, prefix, trustedKey) {
 }
 
 // Every reveal must name its player's latest commitment of the step and open it; an opening
-// must name it; a submission of a player with a registered key must carry their signature.
-// One pass in log order finds what each record is checked against; the hashing and
+// must name it; a submission of a player with a registered key must carry their signature
+// (the key of their latest SeatClaimed, none after a SeatReinvited, before any claim the one
+// MatchCreated registered). One pass in log order finds what each record is checked against; the hashing and
 // signature checks then run in parallel.
 async function checkCommitments(bundle, findings, notes) {
   const latest = new Map(); // "step\nplayer" -> {commitment, seq}
@@ -968,7 +969,11 @@ async function checkCommitments(bundle, findings, notes) {
     if (!isObject(data)) continue;
     const slot = `${data.step}\n${data.player}`;
     if (record.type === "MatchCreated" && isObject(data.player_keys)) {
-      keys = data.player_keys;
+      keys = { ...data.player_keys };
+    } else if (record.type === "SeatClaimed" && typeof data.player === "string") {
+      keys[data.player] = data.public_key ?? undefined; // the key registered with the claim, if any
+    } else if (record.type === "SeatReinvited" && typeof data.player === "string") {
+      keys[data.player] = undefined; // no key until the seat is claimed again
     } else if (record.type === "SubmissionCommitted") {
       latest.set(slot, { commitment: data.commitment, seq });
       jobs.push([seq, "signature", () => checkSubmissionSignature(bundle.match_id, data, keys[data.player])]);
