@@ -2,7 +2,10 @@
 
 const csrfMeta = () => document.querySelector('meta[name="csrf-token"]');
 
-/** Call the JSON API; resolve to the parsed body, reject with the server's message. */
+/**
+ * Call the JSON API; resolve to the parsed body, reject with an Error carrying the server's
+ * message and the answer's HTTP ``status`` (0 when no answer came).
+ */
 export async function api(method, url, body) {
   const headers = { Accept: "application/json" };
   const options = { method, headers, credentials: "same-origin" };
@@ -13,7 +16,12 @@ export async function api(method, url, body) {
     headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(url, options);
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (e) {
+    throw Object.assign(new Error("the service did not answer; check your connection and try again"), { status: 0 });
+  }
   let parsed = null;
   try {
     parsed = await response.json();
@@ -22,9 +30,35 @@ export async function api(method, url, body) {
   }
   if (!response.ok) {
     const message = parsed && parsed.error ? parsed.error : `${response.status} ${response.statusText}`;
-    throw new Error(message);
+    throw Object.assign(new Error(message), { status: response.status });
   }
   return parsed;
+}
+
+/** Put a fresh CSRF token (from a sign-in answer) into the page. */
+export function setCsrfToken(token) {
+  if (csrfMeta() && token) csrfMeta().content = token;
+}
+
+/**
+ * Read the private part of the address (the URL fragment, which browsers never send to a
+ * server) and remove it from the address bar at once. A player's invite link carries
+ * ``#invite=CODE``; a credential link ``#TOKEN``. Returns ``{invite}``, ``{token}`` or null.
+ */
+export function takeFragment() {
+  const raw = window.location.hash.replace(/^#/, "");
+  if (!raw) return null;
+  history.replaceState(null, "", window.location.pathname + window.location.search);
+  const invite = /^invite=(.*)$/.exec(raw);
+  if (invite) return { invite: decodeURIComponent(invite[1]) };
+  return { token: decodeURIComponent(raw) };
+}
+
+/** Exchange a credential for a grant in this browser's session cookie. */
+export async function signIn(matchId, token) {
+  const answer = await api("POST", `/api/matches/${matchId}/session`, { token });
+  setCsrfToken(answer.csrf_token);
+  return answer;
 }
 
 /**
@@ -33,16 +67,18 @@ export async function api(method, url, body) {
  * Returns true when a reload is under way.
  */
 export async function signInFromFragment(matchId, onError) {
-  const token = decodeURIComponent(window.location.hash.replace(/^#/, ""));
-  if (!token) return false;
-  history.replaceState(null, "", window.location.pathname + window.location.search);
+  const fragment = takeFragment();
+  if (!fragment) return false;
+  if (!fragment.token) {
+    onError("This is a player's invite link; open it as the player's dealer room.");
+    return false;
+  }
   try {
-    const answer = await api("POST", `/api/matches/${matchId}/session`, { token });
-    if (csrfMeta()) csrfMeta().content = answer.csrf_token;
+    await signIn(matchId, fragment.token);
     window.location.reload();
     return true;
   } catch (error) {
-    onError(error.message);
+    onError(error.status === 403 ? "This link is not valid (any more) for this match." : error.message);
     return false;
   }
 }
@@ -78,19 +114,48 @@ export function countdown(deadline) {
   return `${m}:${s} left`;
 }
 
-/** Copy-on-click for every element with data-copy. */
+/** Put ``text`` on the clipboard; resolve to whether that worked. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
+
+/** Copy-on-click for every element with data-copy (a button says "Copied" for a moment). */
 export function enableCopy(root = document) {
   for (const element of root.querySelectorAll("[data-copy]")) {
+    if (element.dataset.copyReady) continue;
+    element.dataset.copyReady = "yes";
     element.addEventListener("click", async () => {
-      try {
-        await navigator.clipboard.writeText(element.dataset.copy);
-        element.classList.add("copied");
-        setTimeout(() => element.classList.remove("copied"), 800);
-      } catch (e) {
-        window.getSelection().selectAllChildren(element);
+      const copied = await copyText(element.dataset.copy);
+      if (!copied) {
+        const shown = element.dataset.copyShows ? document.getElementById(element.dataset.copyShows) : element;
+        if (shown) window.getSelection().selectAllChildren(shown);
+        return;
       }
+      element.classList.add("copied");
+      if (element.tagName === "BUTTON") {
+        element.dataset.label = element.dataset.label || element.textContent;
+        element.textContent = "Copied";
+        setTimeout(() => { element.textContent = element.dataset.label; }, 1200);
+      }
+      setTimeout(() => element.classList.remove("copied"), 1200);
     });
   }
+}
+
+/** A button that copies ``text``; ``name`` is its accessible name (what a screen reader says). */
+export function copyButton(text, name, label = "Copy") {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "copy-button";
+  button.textContent = label;
+  button.setAttribute("aria-label", name);
+  button.dataset.copy = text;
+  return button;
 }
 
 /**

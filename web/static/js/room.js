@@ -1,7 +1,11 @@
-// A player's dealer room: private view, sealed submission with a commitment computed here,
+// A player's dealer room: the seat (claimed with the invite link, signing key made here),
+// the private view, sealed submissions signed by the player with a commitment computed here,
 // receipts, self-custody openings and decisions. Everything goes through the JSON API.
-import { api, say, download, countdown, startPrivatePage } from "./common.js";
-import { commitment, randomSaltHex } from "./dealerroom-crypto.js";
+import { api, say, download, countdown, takeFragment, signIn } from "./common.js";
+import { canonicalJSON, commitment, randomSaltHex } from "./dealerroom-crypto.js";
+import {
+  backupFileName, backupOf, claimSeat, forgetSeat, loadSeat, restoreSeat, saveSeat, signCommitment,
+} from "./seat.js";
 
 const room = document.getElementById("room");
 const matchId = room.dataset.matchId;
@@ -11,11 +15,162 @@ const base = `/api/matches/${matchId}`;
 const mine = `${base}/players/${encodeURIComponent(player)}`;
 const $ = (id) => document.getElementById(id);
 
+const ASK_HOST = "If it was not you, ask the host for a new invite.";
+const MESSAGES = {
+  needLink: "Open this page through your invite link (the one your host sent you), or restore your seat from its backup file below.",
+  claiming: "Claiming your seat and making your signing key…",
+  claimed: `This seat was already claimed. ${ASK_HOST}`,
+  badInvite: "This invite link does not open this seat (the host may have made a newer one); ask the host for a new invite.",
+  badLink: "This link does not open this seat any more; ask the host for a new invite.",
+  lost: "You no longer hold this seat: the host made a new invite for it, so this browser's access has ended. If you did not ask for that, ask the host for a new invite.",
+};
+
 let status = null;
 let prepared = null; // {step, payload, salt, commitment} computed locally, not yet sent
 let filledFor = null; // the step whose default pick was put in the form
+let timer = null;
+let seatLost = false;
+let backupJustSaved = false; // the banner stays to say so until the page is left
 
 const storeKey = (kind, step) => `dealerroom:${kind}:${matchId}:${player}:${step}`;
+
+// ------------------------------------------------------------------ the seat
+
+/** The key the public log registered for this seat: a string, null (none), or undefined (unknown). */
+function registeredKey() {
+  const seats = status && status.seats;
+  return seats && seats[player] ? seats[player].public_key : undefined;
+}
+
+/** "signed" (this browser holds the seat's key), "missing" (it does not) or "unsigned" (no key). */
+function keyState() {
+  const registered = registeredKey();
+  if (!registered) return "unsigned";
+  const seat = loadSeat(matchId, player);
+  return seat && seat.private_key_jwk && seat.public_key === registered ? "signed" : "missing";
+}
+
+function renderSeat() {
+  const seat = loadSeat(matchId, player);
+  const state = keyState();
+  const texts = {
+    signed: "Your picks are signed with a key made in this browser; its public half is in the public log. Nobody else, not the host and not the service's operator, can make a pick in your name.",
+    missing: "This seat signs its picks with a key that this browser does not hold. Restore your seat from its backup file below to play here.",
+    unsigned: "Your seat has no signing key, so your picks are not signed by you: the service's operator could make one in your name.",
+  };
+  say($("seat-state"), registeredKey() === undefined ? "You hold this seat." : texts[state], state === "missing" ? "bad" : undefined);
+  const canBackUp = Boolean(seat && seat.token);
+  $("backup-banner").hidden = !canBackUp || (Boolean(seat.backed_up) && !backupJustSaved);
+  $("backup").hidden = !canBackUp || Boolean(seat.backed_up);
+  $("backup-again").hidden = !canBackUp || !seat.backed_up || backupJustSaved;
+  if (state === "missing") $("restore-details").open = true;
+}
+
+function saveBackup(output) {
+  const seat = loadSeat(matchId, player);
+  if (!seat) return;
+  download(backupFileName(matchId, player), backupOf(matchId, player, seat));
+  saveSeat(matchId, player, { ...seat, backed_up: true });
+  backupJustSaved = output === $("backup-result");
+  renderSeat();
+  say(output, `Backup saved to your downloads as ${backupFileName(matchId, player)}. Keep the file private: whoever holds it can play as you.`, "ok");
+}
+
+async function restoreFromFile(input, output) {
+  const file = input.files && input.files[0];
+  if (!file) return;
+  say(output, "Restoring your seat…", "info");
+  try {
+    await restoreSeat(await file.text(), matchId, player);
+    say(output, "Seat restored: this browser now holds your seat and its key.", "ok");
+    window.location.reload();
+  } catch (e) {
+    say(output, e.message, "bad");
+  } finally {
+    input.value = "";
+  }
+}
+
+/** Sign in again with the credential this browser kept; true when that worked. */
+async function signInWithKeptSeat() {
+  const seat = loadSeat(matchId, player);
+  if (!seat || !seat.token) return false;
+  try {
+    await signIn(matchId, seat.token);
+    return true;
+  } catch (e) {
+    if (e.status === 403) forgetSeat(matchId, player);
+    return false;
+  }
+}
+
+/** This browser's grant stopped working: sign in again with the kept credential, or say the seat is gone. */
+async function seatRefused() {
+  if (seatLost) return;
+  seatLost = true;
+  if (await signInWithKeptSeat()) {
+    seatLost = false;
+    return;
+  }
+  clearInterval(timer);
+  $("room-grid").hidden = true;
+  $("backup-banner").hidden = true;
+  const lost = $("seat-lost");
+  lost.hidden = false;
+  say($("seat-lost-message"), MESSAGES.lost, "bad");
+}
+
+/** A call as this player; a refused grant means the seat was taken away. */
+async function asPlayer(method, url, body) {
+  try {
+    return await api(method, url, body);
+  } catch (e) {
+    if (e.status === 401 || (method === "GET" && e.status === 403)) await seatRefused();
+    throw e;
+  }
+}
+
+/** Not signed in: claim with the invite, sign in with a credential link or the kept seat. */
+async function openSeat() {
+  const message = $("sign-in-message");
+  const fragment = takeFragment(); // gone from the address bar before anything else happens
+  $("restore-file").addEventListener("change", () => restoreFromFile($("restore-file"), $("restore-result")));
+  if (fragment && fragment.invite !== undefined) {
+    say(message, MESSAGES.claiming, "info");
+    try {
+      await claimSeat(matchId, player, fragment.invite);
+      window.location.reload();
+      return;
+    } catch (e) {
+      if (e.status === 409 && await signInWithKeptSeat()) {
+        window.location.reload(); // this browser claimed the seat earlier
+        return;
+      }
+      const text = { 409: MESSAGES.claimed, 403: MESSAGES.badInvite }[e.status] || e.message;
+      say(message, text, "bad");
+    }
+  } else if (fragment && fragment.token) {
+    try {
+      await signIn(matchId, fragment.token);
+      const seat = loadSeat(matchId, player);
+      if (!seat || seat.token !== fragment.token) {
+        saveSeat(matchId, player, { ...(seat || {}), token: fragment.token, backed_up: Boolean(seat && seat.backed_up) });
+      }
+      window.location.reload();
+      return;
+    } catch (e) {
+      say(message, e.status === 403 ? MESSAGES.badLink : e.message, "bad");
+    }
+  } else if (await signInWithKeptSeat()) {
+    window.location.reload();
+    return;
+  } else {
+    say(message, MESSAGES.needLink, "bad");
+  }
+  $("restore-panel").hidden = false;
+}
+
+// ------------------------------------------------------------------ receipts
 
 function receipts() {
   const out = [];
@@ -37,11 +192,14 @@ function showReceipts() {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = "download";
+    button.setAttribute("aria-label", `Download the receipt of step ${data.step}, event ${receipt.leaf_index}`);
     button.addEventListener("click", () => download(`receipt-${matchId.slice(0, 8)}-step${data.step}-${player}.json`, receipt));
     item.append(`step ${data.step}: commitment ${data.commitment.slice(0, 12)}… (event ${receipt.leaf_index}) `, button);
     list.appendChild(item);
   }
 }
+
+// ------------------------------------------------------------------ the step
 
 function quickButtons(container, choices, onPick) {
   container.replaceChildren();
@@ -85,12 +243,14 @@ function setPayload(value) {
 }
 
 async function refresh() {
+  if (seatLost) return;
   try {
     status = await api("GET", base);
-    const me = await api("GET", mine);
+    const me = await asPlayer("GET", mine);
     render(me);
+    renderSeat();
   } catch (e) {
-    say($("step-info"), e.message, "bad");
+    if (!seatLost) say($("step-info"), e.message, "bad");
   }
   showReceipts();
 }
@@ -145,48 +305,88 @@ function render(me) {
   }
 }
 
+/** The pick last sent (or being sent) in a step: {payload (canonical JSON), salt, commitment}. */
+function lastSent(step) {
+  try {
+    return JSON.parse(localStorage.getItem(storeKey("sent", step)));
+  } catch (e) {
+    return null;
+  }
+}
+
 $("compute")?.addEventListener("click", async () => {
   let payload;
+  let canonical;
   try {
     payload = JSON.parse($("payload").value);
+    canonical = canonicalJSON(payload);
   } catch (e) {
     say($("pick-result"), `your pick is not JSON: ${e.message}`, "bad");
     return;
   }
   const step = status.step.number;
-  const salt = randomSaltHex();
+  // A new pick gets a fresh salt; the very pick last sent keeps its salt, so sending it
+  // again is an identical re-send the service answers as unchanged.
+  const last = lastSent(step);
+  const salt = last && last.payload === canonical ? last.salt : randomSaltHex();
   const digest = await commitment(matchId, step, player, payload, salt);
-  prepared = { step, payload, salt, commitment: digest };
+  prepared = { step, payload, canonical, salt, commitment: digest };
   say($("local-commitment"), digest);
   say($("local-salt"), salt);
   say($("pick-result"), "Check the commitment, then send it.", "info");
   $("send").disabled = false;
 });
 
+function pickAnswer(answer, hadPick) {
+  const event = answer.receipt ? ` (event ${answer.receipt.leaf_index})` : "";
+  if (answer.unchanged) {
+    return [`Sealed, unchanged: the service already held exactly this pick, and your commitment ${answer.commitment.slice(0, 12)}… stands${event}. Your receipt is below.`, "ok"];
+  }
+  if (answer.commitment !== prepared.commitment) {
+    return [`The service recorded commitment ${answer.commitment.slice(0, 12)}…, not the ${prepared.commitment.slice(0, 12)}… your browser computed. Keep this page open and tell the host.`, "bad"];
+  }
+  const replaced = hadPick ? " This replaced your earlier pick for this step." : "";
+  return [`Sealed.${replaced} The log holds your commitment as event ${answer.receipt.leaf_index}; your receipt is below. You may amend until the step is sealed.`, "ok"];
+}
+
 $("pick-form")?.addEventListener("submit", async (event) => {
   event.preventDefault();
   if (!prepared) return;
-  const { step, payload, salt } = prepared;
+  const { step, payload, salt, canonical } = prepared;
+  const state = keyState();
+  if (state === "missing") {
+    say($("pick-result"), "This browser does not hold your seat's signing key, so it cannot sign your pick: restore your seat from its backup file (below), then send again.", "bad");
+    $("restore-details").open = true;
+    return;
+  }
+  const earlier = lastSent(step);
+  const hadPick = Boolean(earlier && earlier.recorded) || status.step.submitted.includes(player);
+  $("send").disabled = true;
   try {
+    const body = { step };
+    if (state === "signed") {
+      body.signature = await signCommitment(matchId, step, player, loadSeat(matchId, player), prepared.commitment);
+    }
+    localStorage.setItem(storeKey("sent", step), JSON.stringify({ payload: canonical, salt, commitment: prepared.commitment }));
     let answer;
     if (custody === "self") {
-      answer = await api("POST", `${mine}/commitments`, { commitment: prepared.commitment, step });
+      answer = await asPlayer("POST", `${mine}/commitments`, { ...body, commitment: prepared.commitment });
       localStorage.setItem(storeKey("opening", step), JSON.stringify({ payload, salt }));
     } else {
-      answer = await api("POST", `${mine}/submissions`, { payload, salt, step });
+      answer = await asPlayer("POST", `${mine}/submissions`, { ...body, payload, salt });
     }
-    if (answer.commitment !== prepared.commitment) {
-      say($("pick-result"), `the service recorded ${answer.commitment}, not your ${prepared.commitment}!`, "bad");
-      return;
+    localStorage.setItem(storeKey("sent", step), JSON.stringify({ payload: canonical, salt, commitment: answer.commitment, recorded: true }));
+    const [text, kind] = pickAnswer(answer, hadPick);
+    say($("pick-result"), text, kind);
+    if (answer.receipt) {
+      localStorage.setItem(storeKey("receipt", `${step}:${answer.receipt.leaf_index}`), JSON.stringify(answer.receipt));
+      $("receipt").hidden = false;
+      $("receipt").textContent = JSON.stringify(answer.receipt, null, 1);
     }
-    localStorage.setItem(storeKey("receipt", `${step}:${answer.receipt.leaf_index}`), JSON.stringify(answer.receipt));
-    $("receipt").hidden = false;
-    $("receipt").textContent = JSON.stringify(answer.receipt, null, 1);
-    say($("pick-result"), `Sealed. The log holds your commitment as event ${answer.receipt.leaf_index}; your receipt is below. You may amend until the step is sealed.`, "ok");
     prepared = null;
-    $("send").disabled = true;
   } catch (e) {
-    say($("pick-result"), e.message, "bad");
+    say($("pick-result"), e.status === 0 ? `${e.message} Sending the same pick again is safe.` : e.message, "bad");
+    $("send").disabled = false; // the same pick, the same salt: a re-send is answered as unchanged
   }
   refresh();
 });
@@ -196,7 +396,7 @@ $("open-form")?.addEventListener("submit", async (event) => {
   const step = status.step.number;
   const { payload, salt } = JSON.parse(localStorage.getItem(storeKey("opening", step)));
   try {
-    await api("POST", `${mine}/openings`, { payload, salt });
+    await asPlayer("POST", `${mine}/openings`, { payload, salt });
     say($("open-result"), "Opened.", "ok");
   } catch (e) {
     say($("open-result"), e.message, "bad");
@@ -208,7 +408,7 @@ $("decision-form")?.addEventListener("submit", async (event) => {
   event.preventDefault();
   try {
     const payload = JSON.parse($("decision-payload").value);
-    await api("POST", `${mine}/decisions`, { payload });
+    await asPlayer("POST", `${mine}/decisions`, { payload });
     say($("decision-result"), "Decided.", "ok");
   } catch (e) {
     say($("decision-result"), e.message, "bad");
@@ -216,4 +416,13 @@ $("decision-form")?.addEventListener("submit", async (event) => {
   refresh();
 });
 
-startPrivatePage(room, refresh, "Open this page through your private link (the one your host sent you).");
+if (room.dataset.signedIn === "yes") {
+  $("backup")?.addEventListener("click", () => saveBackup($("backup-result")));
+  $("backup-again")?.addEventListener("click", () => saveBackup($("backup-again-result")));
+  $("restore-file-here")?.addEventListener("change", () => restoreFromFile($("restore-file-here"), $("restore-result-here")));
+  renderSeat();
+  refresh();
+  timer = setInterval(refresh, 2000);
+} else {
+  openSeat();
+}
