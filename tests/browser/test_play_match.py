@@ -1,8 +1,8 @@
 """A short match played through the pages in Debian's chromium, as a host and players would.
 
-The host creates a vote from the host console, opens the step, the players seal their
-picks through their private links (the commitment computed in the browser, the receipt
-shown), the host seals, the timeline shows the reveals and the picture, and the in-browser
+The host creates a vote from the host console, opens the step, the players claim their
+seats through their invite links and seal their picks (the commitment computed and signed in
+the browser, the receipt shown), the host seals, the timeline shows the reveals and the picture, and the in-browser
 verification turns every event green. A 6 nimmt! turn follows, with a row decision.
 Screenshots of the main pages go to ``test-artifacts/screenshots``.
 """
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 def create_from_console(page: Page, base: str, game: str, players: str) -> tuple[str, dict[str, str]]:
-    """Create a match on /new; return the host link and the players' links."""
+    """Create a match on /new; return the host link and the players' invite links."""
     page.goto(f"{base}/new")
     page.select_option("#game", game)
     page.fill("#players", players)
@@ -86,7 +86,7 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
         receipts[player] = seal_pick(room, vote)
         rooms[player] = room
     screenshot(rooms["ana"], "dealer-room")
-    # The token left the address bar, and ana's room cannot act as ben.
+    # The invite left the address bar, and ana's room cannot act as ben.
     assert "#" not in rooms["ana"].url
     mid = host_link.split("/matches/")[1].split("/")[0]
     console.allow("401 (UNAUTHORIZED)")  # that refusal is the point
@@ -107,11 +107,11 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
     match_url = host_link.split("#")[0].removesuffix("/host")
     timeline = pages()
     timeline.goto(match_url)
-    expect(timeline.locator("tr.event")).to_have_count(13)
+    expect(timeline.locator("tr.event")).to_have_count(16)  # with the three SeatClaimed
     expect(timeline.locator("#timeline")).to_contain_text('{"vote": "ben"}')
     expect(timeline.locator("figure.picture svg")).to_be_visible()
     timeline.click("#verify-log")
-    expect(timeline.locator("tr.event.ok")).to_have_count(13)
+    expect(timeline.locator("tr.event.ok")).to_have_count(16)
     expect(timeline.locator("tr.event.bad")).to_have_count(0)
     screenshot(timeline, "timeline-verified")
     # Every receipt's commitment opens to the revealed pick, as a reviewer would check.
@@ -138,7 +138,7 @@ def test_the_timeline_updates_while_a_match_runs(pages: NewPage, live_server: st
     room = pages()
     room.goto(links["ana"])
     seal_pick(room, "ben")
-    expect(timeline.locator("tr.event")).to_have_count(4, timeout=10_000)
+    expect(timeline.locator("tr.event")).to_have_count(5, timeout=10_000)  # SeatClaimed, the pick
     expect(timeline.locator("#timeline")).not_to_contain_text('"vote"')  # still sealed
 
 

@@ -1,5 +1,6 @@
-// The host console: open and seal steps, see who has submitted (not what), export.
-import { api, say, countdown, startPrivatePage } from "./common.js";
+// The host console: open and seal steps, see who has submitted (not what) and which seats
+// are claimed, make a new invite for a seat, export.
+import { api, say, countdown, startPrivatePage, enableCopy } from "./common.js";
 
 const host = document.getElementById("host");
 const matchId = host.dataset.matchId;
@@ -30,6 +31,7 @@ function render(status) {
     }
     row.querySelector(".state").textContent = state;
     row.className = state === "submitted" ? "ok" : "";
+    row.querySelector(".seat").textContent = seatText(status.seats && status.seats[p]);
   }
   const open = step && step.status === "open";
   $("open-step-button").disabled = status.finished || (step && step.status !== "resolved");
@@ -37,6 +39,49 @@ function render(status) {
   $("force-openings").disabled = !(step && step.awaiting_openings.length);
   $("default-decision").disabled = !(step && step.decision);
 }
+
+function seatText(seat) {
+  if (!seat) return "—";
+  if (!seat.claimed) return "not claimed yet";
+  return seat.public_key ? "claimed, signs with its key" : "claimed, no key";
+}
+
+let reinviting = null; // the player whose new invite waits for the host's confirmation
+
+for (const button of document.querySelectorAll("button.reinvite")) {
+  button.addEventListener("click", () => {
+    reinviting = button.dataset.player;
+    $("reinvite-done").hidden = true;
+    say($("reinvite-result"), "");
+    say($("reinvite-question"), `Make a new invite for ${reinviting}? Whoever holds ${reinviting}'s seat now loses it: their link, their browser's access and their backup file stop working, and the seat waits for the new invite. The log records that you did this.`);
+    $("reinvite-box").hidden = false;
+    $("reinvite-confirm").focus();
+  });
+}
+
+$("reinvite-cancel")?.addEventListener("click", () => {
+  reinviting = null;
+  $("reinvite-box").hidden = true;
+});
+
+$("reinvite-confirm")?.addEventListener("click", async () => {
+  const p = reinviting;
+  if (!p) return;
+  $("reinvite-box").hidden = true;
+  reinviting = null;
+  try {
+    const answer = await api("POST", `${base}/players/${encodeURIComponent(p)}/invite`, {});
+    say($("reinvite-what"), `New invite for ${p}. Send it to ${p} only; it works once. The old link and the old holder's access no longer work.`);
+    say($("reinvite-link"), answer.link);
+    $("reinvite-copy").dataset.copy = answer.link;
+    $("reinvite-copy").setAttribute("aria-label", `Copy ${p}'s new invite link`);
+    $("reinvite-done").hidden = false;
+    enableCopy($("reinvite-done"));
+  } catch (e) {
+    say($("reinvite-result"), e.message, "bad");
+  }
+  refresh();
+});
 
 async function refresh() {
   try {

@@ -1,5 +1,7 @@
-// Host a match: create it through the API, then show the host and player links once.
-import { api, say, enableCopy } from "./common.js";
+// Host a match: create it through the API, then show the host link and each player's
+// one-time invite link once. The host never holds a player's credential: each player claims
+// their own seat with their invite.
+import { api, say, enableCopy, copyButton } from "./common.js";
 
 const form = document.getElementById("new-match");
 const gameSelect = document.getElementById("game");
@@ -54,24 +56,37 @@ function showCreated(created) {
   const hostUrl = document.getElementById("host-url");
   hostUrl.textContent = created.links.host;
   hostUrl.dataset.copy = created.links.host;
+  document.getElementById("copy-host").dataset.copy = created.links.host;
   const list = document.getElementById("player-links");
+  const all = [];
   for (const [player, url] of Object.entries(created.links.players)) {
     const item = document.createElement("li");
     const name = document.createElement("strong");
     name.textContent = player;
     const link = document.createElement("a");
     link.href = url;
-    link.textContent = "dealer room";
+    link.textContent = "invite link";
     link.target = "_blank";
+    link.rel = "noopener";
     link.className = "player-link";
     link.dataset.player = player;
+    link.setAttribute("aria-label", `${player}'s invite link`);
     const code = document.createElement("code");
-    code.className = "copy";
+    code.className = "copy link-text";
+    code.id = `invite-${list.children.length}`;
     code.textContent = url;
     code.dataset.copy = url;
-    item.append(name, " ", link, " ", code);
+    const button = copyButton(url, `Copy ${player}'s invite link`);
+    button.dataset.copyShows = code.id;
+    const head = document.createElement("div");
+    head.className = "invite-head";
+    head.append(name, " ", link, " ", button);
+    item.append(head, code);
     list.appendChild(item);
+    all.push(`${player}: ${url}`);
   }
+  const copyAll = document.getElementById("copy-all");
+  copyAll.dataset.copy = all.join("\n") + "\n";
   const timeline = document.getElementById("timeline-link");
   timeline.href = created.links.timeline;
   timeline.textContent = created.links.timeline;
