@@ -125,7 +125,7 @@ def describe(value: object) -> str:
             return "an empty text"
         if len(value) <= _SHOWN_TEXT and value.isprintable():
             return '"' + value + '"'
-        return f"a text of {len(value)} characters"
+        return f"a text of {len(value)} character" + ("s" if len(value) > 1 else "")
     if isinstance(value, list | tuple):
         return "a list"
     if isinstance(value, dict):

@@ -15,7 +15,7 @@ Wire format
 * Deal (scenario shape): ``{"pool": [8 distinct coloured cards not dealt before]}``; the gray
   zero is added by the rules, never listed.
 * Payload: ``{"wants": [7 distinct cards of this round's pool, most wanted first],
-  "ban": card of this round's pool, "priority": 1..N}`` (N = number of players).
+  "ban": card of this round's pool or null, "priority": 1..N}`` (N = number of players).
 * Outcome of a round: ``{"received": {player: card}, "banned": card or null,
   "tiebreak": [the tie-break list after the round]}``. Nothing else: the pick order would
   reveal the priority structure.
@@ -70,9 +70,10 @@ Readings chosen where RULINGS.md is silent
   number, then colour R, G, B, Y), whatever order an explicit deal listed it in; an explicit
   deal may not list the gray zero (it is added automatically).
 * Reading chosen: a player may list in ``wants`` the card they ban; if their ban takes effect
-  that card simply cannot be received. A submitted ban must name a card of the pool (``null``
-  is the default's mark only, so "nothing banned because of a missing submission" stays
-  distinguishable).
+  that card simply cannot be received. A submitted ban names a card of the pool or is
+  ``null``, no ban (the dealer room pre-fills the form with the default pick, which has
+  ``"ban": null``): when that player holds the highest unique number, nothing is banned,
+  exactly as for a missing submission.
 * Reading chosen: a want-list can never run out with 3 to 6 players. When a player picks, at
   most 5 cards were taken before them and at most 1 is banned, so at most 6 of their 7 wanted
   cards are gone. Should it ever happen, the player receives the lowest remaining card in the
@@ -112,7 +113,11 @@ from domain.rules.base import (
     RulesError,
     State,
     StepSpec,
+    check_object,
+    check_options_object,
+    check_whole,
     clone,
+    describe,
 )
 
 if TYPE_CHECKING:
@@ -410,15 +415,12 @@ class PickingNine(Rules):
 
         :raises BadOptions: for an unknown option.
         """
-        if not isinstance(options, dict):
-            msg = 'the options are a JSON object such as {"tiebreak": [players]}'
+        options = check_options_object(options, "picking-nine", ("tiebreak",))
+        tiebreak = options.get("tiebreak", [])
+        if not isinstance(tiebreak, list) or len(tiebreak) > MAX_PLAYERS:
+            msg = "the tiebreak option must list every player exactly once"
             raise BadOptions(msg)
-        unknown = sorted(set(options) - {"tiebreak"})
-        if unknown:
-            names = ", ".join(unknown)
-            msg = f"unknown picking-nine option(s) {names}; the only option is tiebreak"
-            raise BadOptions(msg)
-        return dict(options)
+        return options
 
     def setup(self, options: Mapping[str, Any], players: Sequence[str]) -> State:
         """Return the state before round 1.
@@ -428,18 +430,19 @@ class PickingNine(Rules):
         """
         options = self.normalise_options(options)
         players = list(players)
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            msg = f"picking-nine needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+            raise BadOptions(msg)
         if not all(isinstance(p, str) and p for p in players):
             msg = "every player must be a non-empty name"
             raise BadOptions(msg)
         if len(set(players)) != len(players):
             msg = "the players must not repeat a name"
             raise BadOptions(msg)
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            msg = f"picking-nine needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
-            raise BadOptions(msg)
         tiebreak = options.get("tiebreak", players)
         if (
             not isinstance(tiebreak, list)
+            or len(tiebreak) != len(players)
             or not all(isinstance(p, str) for p in tiebreak)
             or sorted(tiebreak) != sorted(players)
         ):
@@ -489,10 +492,8 @@ class PickingNine(Rules):
             a card dealt in an earlier round.
         """
         self._check_not_dealt(state)
-        if not isinstance(deal, dict) or set(deal) != {"pool"}:
-            msg = 'a picking-nine deal is {"pool": [8 coloured cards]}'
-            raise BadDeal(msg)
-        pool = deal["pool"]
+        shape = 'a picking-nine deal is {"pool": [8 coloured cards]}'
+        pool = check_object(deal, required=("pool",), shape=shape, error=BadDeal)["pool"]
         if not isinstance(pool, list) or len(pool) != POOL_SIZE:
             size = len(pool) if isinstance(pool, list) else "no list"
             msg = f"the pool must list exactly {POOL_SIZE} coloured cards, not {size}"
@@ -504,7 +505,7 @@ class PickingNine(Rules):
                 raise BadDeal(msg)
             if not _is_coloured_card(card):
                 msg = (
-                    f"{card!r} is not a coloured card; the cards are R1-R10, G1-G10, "
+                    f"{describe(card)} is not a coloured card; the cards are R1-R10, G1-G10, "
                     "B1-B10 and Y1-Y10"
                 )
                 raise BadDeal(msg)
@@ -544,19 +545,15 @@ class PickingNine(Rules):
             raise IllegalPick(msg)
         pool: list[Card] = state["pool"]
         n = len(state["players"])
-        shape = f'a pick is {{"wants": [{WANTS} cards], "ban": card, "priority": 1..{n}}}'
-        if not isinstance(payload, dict):
-            raise IllegalPick(shape)
-        keys = set(payload)
-        if keys != {"wants", "ban", "priority"}:
-            extra = sorted(keys - {"wants", "ban", "priority"})
-            missing = sorted({"wants", "ban", "priority"} - keys)
-            what = f"unknown key {extra[0]!r}" if extra else f"missing key {missing[0]!r}"
-            msg = f"{what}; {shape}"
-            raise IllegalPick(msg)
+        shape = (
+            f'a pick is {{"wants": [{WANTS} cards], "ban": card or null, "priority": 1..{n}}}'
+        )
+        payload = check_object(
+            payload, required=("wants", "ban", "priority"), shape=shape, error=IllegalPick
+        )
         wants = payload["wants"]
         if not isinstance(wants, list) or len(wants) != WANTS:
-            size = len(wants) if isinstance(wants, list) else "no list"
+            size = len(wants) if isinstance(wants, list) else describe(wants)
             msg = (
                 f"wants must list exactly {WANTS} cards of this round's pool, most wanted "
                 f"first, not {size}"
@@ -566,7 +563,8 @@ class PickingNine(Rules):
         for card in wants:
             if not isinstance(card, str) or card not in pool:
                 msg = (
-                    f"wants lists {card!r}, which is not in this round's pool ({_pool_text(pool)})"
+                    f"wants lists {describe(card)}, which is not in this round's pool "
+                    f"({_pool_text(pool)})"
                 )
                 raise IllegalPick(msg)
             if card in seen:
@@ -574,13 +572,13 @@ class PickingNine(Rules):
                 raise IllegalPick(msg)
             seen.append(card)
         ban = payload["ban"]
-        if not isinstance(ban, str) or ban not in pool:
-            msg = f"the ban {ban!r} is not a card of this round's pool ({_pool_text(pool)})"
+        if ban is not None and (not isinstance(ban, str) or ban not in pool):
+            msg = (
+                f"the ban {describe(ban)} is not a card of this round's pool "
+                f"({_pool_text(pool)}); to ban nothing, send null"
+            )
             raise IllegalPick(msg)
-        priority = payload["priority"]
-        if isinstance(priority, bool) or not isinstance(priority, int) or not 1 <= priority <= n:
-            msg = f"the priority must be a whole number from 1 to {n}, not {priority!r}"
-            raise IllegalPick(msg)
+        priority = check_whole(payload["priority"], "the priority", 1, n, IllegalPick)
         return {"wants": list(wants), "ban": ban, "priority": priority}
 
     def default_pick(self, state: State, player: str) -> Payload:
@@ -608,7 +606,7 @@ class PickingNine(Rules):
         players: list[Player] = state["players"]
         missing = [p for p in players if p not in picks]
         if missing:
-            msg = f"the pick of {missing[0]!r} is missing"
+            msg = f"the pick of {describe(missing[0])} is missing"
             raise RulesError(msg)
         priorities = {p: picks[p]["priority"] for p in players}
         tiebreak: list[Player] = state["tiebreak"]

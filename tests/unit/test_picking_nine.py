@@ -236,21 +236,22 @@ def test_ruling_all_forty_coloured_cards_appear_exactly_once() -> None:
     ("payload", "message"),
     [
         ("R1", "a pick is"),
-        ({"wants": POOL_1[:7], "ban": "R1"}, "missing key 'priority'"),
-        ({"wants": POOL_1[:7], "ban": "R1", "priority": 1, "x": 1}, "unknown key 'x'"),
+        ({"wants": POOL_1[:7], "ban": "R1"}, 'the key "priority" is missing'),
+        ({"wants": POOL_1[:7], "ban": "R1", "priority": 1, "x": 1}, 'unknown key "x"'),
         (pick(POOL_1[:6], "R1", 1), "exactly 7 cards .* not 6"),
         (pick(POOL_1, "R1", 1), "exactly 7 cards .* not 8"),
         (pick("R1", "R1", 1), "exactly 7 cards"),
-        (pick(["R2", *POOL_1[1:7]], "R1", 1), "'R2', which is not in this round's pool"),
+        (pick(["R2", *POOL_1[1:7]], "R1", 1), '"R2", which is not in this round.s pool'),
         (pick(["R1", *POOL_1[1:6], "R1"], "R1", 1), "R1 twice"),
         (pick([3, *POOL_1[1:7]], "R1", 1), "3, which is not in this round's pool"),
-        (pick(POOL_1[:7], "R2", 1), "the ban 'R2' is not a card"),
-        (pick(POOL_1[:7], None, 1), "the ban None is not a card"),
+        (pick(POOL_1[:7], "R2", 1), 'the ban "R2" is not a card'),
+        (pick(POOL_1[:7], 0, 1), "the ban 0 is not a card"),
+        (pick(POOL_1[:7], "", 1), "the ban an empty text is not a card"),
         (pick(POOL_1[:7], "R1", 0), "from 1 to 6, not 0"),
         (pick(POOL_1[:7], "R1", 7), "from 1 to 6, not 7"),
-        (pick(POOL_1[:7], "R1", True), "from 1 to 6, not True"),
-        (pick(POOL_1[:7], "R1", 1.0), "from 1 to 6, not 1.0"),
-        (pick(POOL_1[:7], "R1", "1"), "from 1 to 6, not '1'"),
+        (pick(POOL_1[:7], "R1", True), "from 1 to 6, not true"),
+        (pick(POOL_1[:7], "R1", 1.0), "from 1 to 6, not a decimal number"),
+        (pick(POOL_1[:7], "R1", "1"), 'from 1 to 6, not "1"'),
     ],
 )
 def test_ruling_a_pick_is_seven_distinct_wants_a_ban_and_a_priority_from_the_pool(
@@ -293,7 +294,7 @@ def test_ruling_with_eight_cards_in_the_pool_wants_still_lists_seven() -> None:
     with pytest.raises(IllegalPick, match="exactly 7 cards .* not 8"):
         RULES.check_pick(state, "tog", pick(POOL_2, "R2", 1))
     assert RULES.check_pick(state, "tog", pick(POOL_2[:7], "R2", 1))["wants"] == POOL_2[:7]
-    with pytest.raises(IllegalPick, match="'0', which is not in this round's pool"):
+    with pytest.raises(IllegalPick, match='"0", which is not in this round.s pool'):
         RULES.check_pick(state, "tog", pick(["0", *POOL_2[:6]], "R2", 1))
 
 
@@ -814,3 +815,46 @@ def test_the_fixture_replays_to_its_expected_public_states(path: pathlib.Path) -
 
 if __name__ == "__main__":
     _generate_fixture()
+
+
+def test_a_ban_of_null_is_accepted_as_no_ban() -> None:
+    # The dealer room pre-fills its form with the default pick, whose ban is null.
+    state = opened(POOL_1)
+    payload = pick(POOL_1[:7], None, 2)
+    assert RULES.check_pick(state, "tog", payload) == payload
+    assert RULES.check_pick(state, "tog", RULES.default_pick(state, "tog")) == (
+        RULES.default_pick(state, "tog")
+    )
+
+
+def test_a_null_ban_of_the_highest_unique_number_bans_nothing() -> None:
+    priorities = dict(zip(SIX, [1, 1, 2, 2, 3, 6], strict=True))
+    submit = {p: pick(POOL_1[:7], "R1" if p != SIX[5] else None, n) for p, n in priorities.items()}
+    step = play(RULES.setup({}, SIX), POOL_1, submit)
+    assert step.resolution.outcome["banned"] is None
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        (pick(POOL_1[:7], "R1", 10**50), "the priority is a whole number from 1 to 6, not a whole number of 51 digits"),
+        (pick(POOL_1[:7], "x" * 9000, 1), "the ban a text of 9000 characters is not a card"),
+        (pick(["R1"] * 10**5, "R1", 1), "exactly 7 cards of this round's pool, most wanted first, not 100000"),
+        (pick({"R1": 1}, "R1", 1), "not an object"),
+        (pick([[["R1"]]] * 7, "R1", 1), "wants lists a list, which is not"),
+        ({**pick(POOL_1[:7], "R1", 1), "\u202e": 1}, "unknown key a text of 1 character;"),
+    ],
+)
+def test_a_hostile_pick_is_refused_in_plain_words(payload: Any, message: str) -> None:
+    with pytest.raises(IllegalPick) as refused:
+        RULES.check_pick(opened(POOL_1), "tog", payload)
+    assert message in str(refused.value)
+    assert "None" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "tiebreak", [["tog"] * 10_000, "tog", [1, 2, 3, 4, 5, 6], [None] * 6, SIX[:5], [*SIX, SIX[0]]]
+)
+def test_a_hostile_tiebreak_list_is_refused(tiebreak: Any) -> None:
+    with pytest.raises(BadOptions, match="the tiebreak option must list every player exactly once"):
+        RULES.setup({"tiebreak": tiebreak}, SIX)
