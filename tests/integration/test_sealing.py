@@ -156,12 +156,13 @@ def test_a_worker_holding_the_match_in_memory_never_records_the_swapped_picks(
     assert revealed == {"ana": {"vote": "ana"}, "ben": {"vote": "ben"}}
 
 
+@pytest.mark.parametrize("how", ["whole", "ciphertext"])
 def test_swapped_sealed_picks_answer_a_generic_server_error_over_http(
-    service: DealerRoom, settings: Settings, tmp_path: Path
+    service: DealerRoom, settings: Settings, tmp_path: Path, how: str
 ) -> None:
     created = play_to_the_seal(service)
     match_id = created["match_id"]
-    swap_openings(service, settings, "whole")
+    swap_openings(service, settings, how)
     config = {"DEALERROOM_DATABASE_URL": settings.database_url}
     if settings.db_schema:
         config["DEALERROOM_DB_SCHEMA"] = settings.db_schema
