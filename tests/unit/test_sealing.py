@@ -12,6 +12,7 @@ checked by the game's own ``check_pick`` on a state built by the rules.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import secrets
 import uuid
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import JSONTranscoder, StoredEvent
 from eventsourcing.utils import get_topic
@@ -377,3 +379,18 @@ def test_the_mapper_reads_a_good_event() -> None:
     state = json.dumps({"opening": {"_type_": "sealed", "_data_": data}}).encode()
     event = mapper().to_domain_event(stored_event(state))
     assert isinstance(event, Noted) and event.opening.value == {"vote": "ben"}
+
+
+def test_the_stored_form_is_the_one_protocol_md_describes() -> None:
+    # An independent reading of docs/PROTOCOL.md §4 "Sealed fields at rest".
+    value = {"payload": {"vote": "josé"}, "salt": SALT}
+    data = stored(value)
+    bound = json.dumps([MATCH, 5, "ana", "opening"], separators=(",", ":"))
+    assert data["v"] == 2 and data["b"] == bound
+    assert data["k"] == hashlib.sha256(KEY).hexdigest()[:8]
+    nonce = base64.b64decode(data["n"], validate=True)
+    assert len(nonce) == 12
+    aad = b"dealerroom/sealed/v2" + b"\x00" + bound.encode("utf-8")
+    plain = AESGCM(KEY).decrypt(nonce, base64.b64decode(data["c"], validate=True), aad)
+    text = '{"payload":{"vote":"josé"},"salt":"' + SALT + '"}'
+    assert plain == text.encode("utf-8") + b" " * (1024 - len(text.encode("utf-8")))
