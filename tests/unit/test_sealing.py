@@ -301,7 +301,7 @@ def _grid_adaptation() -> list[Any]:
         (round_4, {"tiles": ["A1"], "flip": 0}),
     ]
     checked = [rules.check_pick(s, "ana", pick) for s, pick in picks]
-    vote = dict(state, phase="ec-vote", ec_candidates=["ben", LONGEST_NAME])
+    vote = dict(state, phase="ec-vote", ec_voters=["ana"], ec_candidates=["ben", LONGEST_NAME])
     checked += [rules.check_pick(vote, "ana", {"vote": name}) for name in ("ben", LONGEST_NAME)]
     return [*checked, rules.default_pick(state, "ana"), {"vote": None}]
 
