@@ -40,6 +40,7 @@ from domain.match import Match, actor, format_time, public_record
 from domain.merkle import MerkleLog, record_leaf_hash
 from domain.rules import get_rules
 from domain.signed_note import Checkpoint, NoteError, Signer, Verifier, sign_checkpoint
+from replay.inputs import InputError, parse_json
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -122,8 +123,11 @@ def split_origin(origin: Any) -> tuple[str, str]:
     return prefix, match_id
 
 
-def verifier_key(key: Verifier | str) -> Verifier:
+def verifier_key(key: Verifier | str, where: str = "public_key") -> Verifier:
     """Return ``key`` as a :class:`~domain.signed_note.Verifier` (parsing verifier key text).
+
+    Only the canonical text of a key is accepted (``docs/protocol-tamper-evidence.md``
+    section 7); ``where`` names the key in the message.
 
     :raises BundleError: for a malformed verifier key.
     """
@@ -132,7 +136,7 @@ def verifier_key(key: Verifier | str) -> Verifier:
     try:
         return Verifier.from_vkey(key)
     except (NoteError, AttributeError, TypeError) as exc:
-        msg = f"public_key is not a verifier key <name>+<key id>+<base64 key>: {exc}"
+        msg = f"{where} is not a verifier key <name>+<key id>+<base64 key>: {exc}"
         raise BundleError(msg) from None
 
 
@@ -255,45 +259,18 @@ def dump_bundle(bundle: Mapping[str, Any]) -> bytes:
 def load_bundle(data: bytes | str) -> Bundle:
     """Parse and shape-check bundle file bytes (UTF-8 JSON; canonical form not required).
 
-    Duplicate keys, ``NaN`` and ``Infinity`` are rejected. Whether the records are honest
-    is the verifier's question (:mod:`replay.verify`), not this function's.
+    Duplicate keys, ``NaN`` and ``Infinity``, numbers of more than 40 characters and values
+    nested more than 100 levels deep are rejected (:mod:`replay.inputs`). Whether the
+    records are honest is the verifier's question (:mod:`replay.verify`), not this
+    function's.
 
     :raises BundleError: with the place and the reason.
     """
-    if isinstance(data, bytes):
-        try:
-            text = data.decode()
-        except UnicodeDecodeError as exc:
-            msg = f"a bundle is UTF-8 JSON; byte {exc.start} is not UTF-8"
-            raise BundleError(msg) from None
-    else:
-        text = data
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        msg = f"a bundle is JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        raise BundleError(msg) from None
-    except BundleError:
-        raise
-    except (RecursionError, ValueError) as exc:  # nested too deeply; a number of 4300+ digits
-        msg = f"a bundle is JSON this reader can hold: {exc}"
-        raise BundleError(msg) from None
+        value = parse_json(data, "the bundle")
+    except InputError as exc:
+        raise BundleError(str(exc)) from None
     return check_bundle(value)
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            msg = f"a bundle is JSON without repeated keys; {key!r} appears twice in one object"
-            raise BundleError(msg)
-        out[key] = value
-    return out
-
-
-def _no_constant(name: str) -> None:
-    msg = f"a bundle is JSON; {name} is not a JSON number"
-    raise BundleError(msg)
 
 
 def check_bundle(bundle: Any) -> Bundle:
@@ -506,7 +483,6 @@ def play_scenario(  # noqa: PLR0913
             custody=dict(custody or {}),
             player_keys={p: player_public_key(k) for p, k in keys.items()},
             credentials={},
-            invites={},
             seed=seed,
             at=clock(),
         )

@@ -6,9 +6,11 @@ half-written (each use case saves atomically or not at all).
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
+import socket
 import sys
 import tempfile
 import threading
@@ -25,7 +27,8 @@ from werkzeug.serving import run_simple
 
 from domain.receipt import ReceiptError, verify_receipt
 from service.application import DealerRoom, NotFound
-from service.simulate import ScenarioError, load_scenario, run_scenario
+from service.config import ConfigError
+from service.simulate import ScenarioError, check_scenario, run_scenario
 from web import create_app, service
 
 
@@ -54,8 +57,11 @@ def _compact(value: Any) -> str:
 @with_appcontext
 def simulate_command(scenario_file: str) -> None:
     """Play a scenario through the service; print each step's public state as JSON."""
+    from replay.inputs import SCENARIO_LIMIT  # noqa: PLC0415
+
+    scenario = _read_json(scenario_file, "scenario", SCENARIO_LIMIT)
     try:
-        scenario = load_scenario(scenario_file)
+        check_scenario(scenario)
         lines = run_scenario(_app(), scenario)
         first = next(lines)
         click.echo(f"match {first['match_id']}", err=True)
@@ -130,6 +136,8 @@ def serve_command(host: str, port: int) -> None:
     """Serve the web front end (demo matches of every game are loaded into an empty store)."""
     from flask import current_app  # noqa: PLC0415
 
+    check_port_free(host, port)  # before loading anything: a taken port is one line, exit 2
+
     from service.demo import live_demo, load_demo  # noqa: PLC0415
 
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]  # noqa: SLF001
@@ -172,6 +180,36 @@ def open_these(app: Flask, base: str, live: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def check_port_free(host: str, port: int) -> None:
+    """:raises CliError: when ``host:port`` cannot be listened on (taken, not allowed, no such host).
+
+    The probe binds as werkzeug's server will (``SO_REUSEADDR``), so a port in ``TIME_WAIT``
+    passes and one another program listens on does not. Port 0 (any free port) passes.
+    """
+    if port == 0:
+        return
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        msg = f"cannot serve on {host}: {getattr(exc, 'strerror', None) or exc}; give --host an address of this machine"
+        raise CliError(msg) from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                msg = (
+                    f"port {port} on {host} is taken by another program; stop it or choose "
+                    "another port with --port"
+                )
+            else:
+                msg = f"cannot serve on {host} port {port}: {exc.strerror or exc}"
+            raise CliError(msg) from None
+
+
 def start_ticker(room: DealerRoom, every: float = 1.0) -> threading.Thread:
     """Apply passed deadlines in the background, so nobody has to click."""
 
@@ -188,19 +226,14 @@ def start_ticker(room: DealerRoom, every: float = 1.0) -> threading.Thread:
     return thread
 
 
-def _read_json(path: str, what: str) -> Any:
+def _read_json(path: str, what: str, limit: int | None = None) -> Any:
+    """Read a JSON input file within its size and shape bounds (:mod:`replay.inputs`)."""
+    from replay.inputs import SMALL_LIMIT, InputError, load_json_file  # noqa: PLC0415
+
     try:
-        with open(path, encoding="utf-8") as handle:  # noqa: PTH123
-            return json.load(handle)
-    except OSError as exc:
-        msg = f"cannot read {what} {path}: {exc.strerror or exc}"
-        raise CliError(msg) from None
-    except json.JSONDecodeError as exc:
-        msg = f"{what} {path} is not JSON: {exc.msg} at line {exc.lineno}"
-        raise CliError(msg) from None
-    except (RecursionError, ValueError) as exc:  # nested too deeply; a number too long; not UTF-8
-        msg = f"{what} {path} is not JSON: {exc}"
-        raise CliError(msg) from None
+        return load_json_file(path, SMALL_LIMIT if limit is None else limit, what)
+    except InputError as exc:
+        raise CliError(str(exc)) from None
 
 
 @click.group("receipt")
@@ -273,7 +306,8 @@ def verify_command(  # noqa: PLR0913
         args.append("--json")
     if no_progress:
         args.append("--no-progress")
-    sys.exit(verify_main([*args, "--", bundle_file]))  # a file may be named like an option
+    # "--": a file may be named like an option
+    sys.exit(verify_main([*args, "--", bundle_file], error_prefix="dealerroom: error: "))
 
 
 # ---------------------------------------------------------------------------- bundles
@@ -282,16 +316,12 @@ def verify_command(  # noqa: PLR0913
 def _read_bundle(path: str) -> dict[str, Any]:
     """Read and shape-check a bundle file (``-``: standard input)."""
     from replay.bundle import BundleError, load_bundle  # noqa: PLC0415
+    from replay.inputs import BUNDLE_LIMIT, InputError, read_limited  # noqa: PLC0415
 
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read()  # click.get_binary_stream is deprecated
-        else:
-            with open(path, "rb") as handle:  # noqa: PTH123
-                data = handle.read()
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        msg = f"cannot read bundle {path}: {getattr(exc, 'strerror', None) or exc}"
-        raise CliError(msg) from None
+        data = read_limited(path, BUNDLE_LIMIT, "bundle")  # "-": standard input
+    except InputError as exc:
+        raise CliError(str(exc)) from None
     try:
         return load_bundle(data)
     except BundleError as exc:
@@ -359,10 +389,9 @@ def import_command(
 
     if trusted_key is not None:
         try:
-            verifier_key(trusted_key)
+            verifier_key(trusted_key, "--trusted-key")
         except BundleError as exc:
-            msg = f"--trusted-key: {exc}"
-            raise CliError(msg) from None
+            raise CliError(str(exc)) from None
     bundle = _read_bundle(bundle_file)
     progress = progress_reporter(len(bundle["records"]))
     try:
@@ -425,11 +454,12 @@ def replay_command(
         if what_if_spec is not None:
             _show_what_if(bundle, what_if_spec, as_json)
             return
-        try:
-            seq = int(event or "")
-        except ValueError:
-            msg = f"EVENT is a record number (0, 1, ...), not {event!r}"
-            raise CliError(msg) from None
+        text = event or ""
+        if not (text.isascii() and text.isdigit() and len(text) <= 19):  # noqa: PLR2004
+            shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "…"  # noqa: PLR2004
+            msg = f"EVENT is a record number (0, 1, ...), not {shown}"
+            raise CliError(msg)
+        seq = int(text)
         _show_state(MatchReplay(bundle["records"]), seq, player, as_json)
     except (ReviewError, ReplayError) as exc:
         raise CliError(str(exc)) from None
@@ -525,6 +555,8 @@ def _one_line_usage_errors() -> Iterator[None]:
         command = exc.ctx.command_path if exc.ctx is not None else "dealerroom"
         msg = f"{exc.format_message()} (see {command} --help)"
         raise CliError(msg) from None
+    except ConfigError as exc:  # a bad setting or a missing key: one line, exit 2
+        raise CliError(str(exc)) from None
 
 
 cli = DealerroomGroup(

@@ -61,7 +61,7 @@ def seal_pick(page: Page, choice: str) -> dict[str, Any]:
     assert re.fullmatch(r"[0-9a-f]{64}", local)
     page.click("#send")
     expect(page.locator("#pick-result")).to_contain_text("Sealed")
-    receipt = json.loads(page.inner_text("#receipt"))
+    receipt = json.loads(page.text_content("#receipt") or "")
     assert receipt["record"]["data"]["commitment"] == local
     return receipt
 

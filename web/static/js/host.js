@@ -8,6 +8,7 @@ const base = `/api/matches/${matchId}`;
 const $ = (id) => document.getElementById(id);
 
 function render(status) {
+  lastStatus = status;
   const step = status.step;
   let text;
   if (status.finished) {
@@ -47,13 +48,18 @@ function seatText(seat) {
 }
 
 let reinviting = null; // the player whose new invite waits for the host's confirmation
+let lastStatus = null;
 
 for (const button of document.querySelectorAll("button.reinvite")) {
   button.addEventListener("click", () => {
     reinviting = button.dataset.player;
     $("reinvite-done").hidden = true;
     say($("reinvite-result"), "");
-    say($("reinvite-question"), `Make a new invite for ${reinviting}? Whoever holds ${reinviting}'s seat now loses it: their link, their browser's access and their backup file stop working, and the seat waits for the new invite. The log records that you did this.`);
+    const seat = lastStatus && lastStatus.seats ? lastStatus.seats[reinviting] : null;
+    const loses = seat && !seat.claimed
+      ? `The invite link ${reinviting} has now stops working.`
+      : `Whoever holds ${reinviting}'s seat now loses it: their browser's access and their backup file stop working.`;
+    say($("reinvite-question"), `Make a new invite for ${reinviting}? ${loses} The seat then waits for the new invite, and the public log records that you did this.`);
     $("reinvite-box").hidden = false;
     $("reinvite-confirm").focus();
   });

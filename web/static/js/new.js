@@ -65,12 +65,13 @@ function showCreated(created) {
     name.textContent = player;
     const link = document.createElement("a");
     link.href = url;
-    link.textContent = "invite link";
+    link.textContent = "take this seat here";
     link.target = "_blank";
     link.rel = "noopener";
     link.className = "player-link";
     link.dataset.player = player;
-    link.setAttribute("aria-label", `${player}'s invite link`);
+    link.setAttribute("aria-label", `Take ${player}'s seat in this browser`);
+    link.title = "Opening the link claims the seat: only do this to play this seat yourself.";
     const code = document.createElement("code");
     code.className = "copy link-text";
     code.id = `invite-${list.children.length}`;

@@ -113,8 +113,7 @@ async function seatRefused() {
     return;
   }
   clearInterval(timer);
-  $("room-grid").hidden = true;
-  $("backup-banner").hidden = true;
+  for (const id of ["view-panel", "step-panel", "seat-panel", "backup-banner"]) $(id).hidden = true;
   const lost = $("seat-lost");
   lost.hidden = false;
   say($("seat-lost-message"), MESSAGES.lost, "bad");
@@ -165,7 +164,7 @@ async function openSeat() {
     window.location.reload();
     return;
   } else {
-    say(message, MESSAGES.needLink, "bad");
+    say(message, MESSAGES.needLink);
   }
   $("restore-panel").hidden = false;
 }
@@ -380,7 +379,7 @@ $("pick-form")?.addEventListener("submit", async (event) => {
     say($("pick-result"), text, kind);
     if (answer.receipt) {
       localStorage.setItem(storeKey("receipt", `${step}:${answer.receipt.leaf_index}`), JSON.stringify(answer.receipt));
-      $("receipt").hidden = false;
+      $("receipt-details").hidden = false;
       $("receipt").textContent = JSON.stringify(answer.receipt, null, 1);
     }
     prepared = null;

@@ -1,0 +1,339 @@
+"""Seats claimed by their players, in Debian's chromium: each player in a browser of their own.
+
+An invite link claims its seat once and makes the player's Ed25519 key in the browser; the
+public log shows the claim with that key and every pick carries the player's signature. The
+backup file restores a seat in another browser; a new invite takes the seat from its old
+holder; a used invite says so in plain words; an identical re-send is a success, and an
+amendment says it replaced the earlier pick. Screenshots at 1280x900 and 390x844 go to
+``test-artifacts/screenshots``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from playwright.sync_api import expect
+
+from domain.submission_signing import submission_message
+from tests.browser.test_play_match import create_from_console, open_step, seal_pick
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from playwright.sync_api import Page, Route
+
+    from tests.browser.conftest import Console
+
+    Shooter = Callable[[Page, str], Path]
+    NewPage = Callable[[], Page]
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+def shoot(page: Page, screenshot: Shooter, name: str) -> None:
+    """Screenshots of the page as a laptop and a phone show it (then back to the laptop)."""
+    for label, (width, height) in VIEWPORTS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        screenshot(page, f"{name}-{label}")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def match_of(link: str) -> str:
+    return link.split("/matches/")[1].split("/")[0]
+
+
+def room_url(link: str) -> str:
+    """The dealer room's address without its private fragment."""
+    return link.split("#")[0]
+
+
+def records(page: Page, mid: str) -> list[dict[str, Any]]:
+    return page.evaluate("async (u) => (await fetch(u)).json()", f"/api/matches/{mid}/records")
+
+
+def kept_seat(page: Page, mid: str, player: str) -> dict[str, Any] | None:
+    """The seat this browser keeps (credential and key), as the dealer room stored it."""
+    text = page.evaluate("(k) => localStorage.getItem(k)", f"dealerroom:seat:{mid}:{player}")
+    return json.loads(text) if text else None
+
+
+def claim(pages: NewPage, link: str) -> Page:
+    """Open an invite link in a browser of its own and wait until the seat is held."""
+    room = pages()
+    room.set_viewport_size({"width": 1280, "height": 900})
+    room.goto(link)
+    expect(room.locator("#seat-panel")).to_be_visible()
+    expect(room.locator("#seat-state")).to_contain_text("signed with a key made in this browser")
+    return room
+
+
+def assert_signed_by(record: dict[str, Any], mid: str, public_key: str) -> None:
+    """The submission's signature verifies with the player's key, as the verifier checks it."""
+    data = record["data"]
+    key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key))
+    message = submission_message(mid, data["step"], data["player"], data["commitment"])
+    key.verify(base64.b64decode(data["signature"]), message)  # raises if it does not verify
+
+
+def test_players_claim_their_seats_with_keys_made_in_their_browsers_and_sign_every_pick(
+    pages: NewPage, live_server: str, screenshot: Shooter
+) -> None:
+    # 1. The host creates a vote: one invite link per player, never a token.
+    host = pages()
+    host.set_viewport_size({"width": 1280, "height": 900})
+    host_link, links = create_from_console(host, live_server, "vote", "ana, ben, cai")
+    assert all("#invite=" in url for url in links.values())
+    expect(host.locator("#created")).to_contain_text("works once")
+    expect(host.get_by_role("button", name="Copy ana's invite link")).to_be_visible()
+    expect(host.get_by_role("button", name="Copy all invite links")).to_be_visible()
+    shoot(host, screenshot, "claims-new-match")
+    mid = match_of(host_link)
+
+    # 2. The host console shows every seat unclaimed.
+    host.goto(host_link)
+    seats = host.locator("#submitters")
+    expect(seats.locator("tr[data-player=ana] .seat")).to_have_text("not claimed yet")
+    open_step(host)
+
+    # 3. Each player opens their invite in a browser of their own: the seat is claimed with a
+    #    key made there, the invite leaves the address bar, the backup is offered.
+    rooms = {}
+    for player, vote in {"ana": "ben", "ben": "cai", "cai": "ben"}.items():
+        room = claim(pages, links[player])
+        assert "#" not in room.url and "invite" not in room.url
+        expect(room.get_by_role("button", name="Download my seat backup")).to_be_visible()
+        seal_pick(room, vote)
+        rooms[player] = room
+    shoot(rooms["ana"], screenshot, "claims-dealer-room")
+
+    # 4. The public log holds each claim with the key the player's browser kept, and every
+    #    pick carries a signature that key verifies.
+    log = records(host, mid)
+    claims = {r["data"]["player"]: r["data"] for r in log if r["type"] == "SeatClaimed"}
+    assert set(claims) == {"ana", "ben", "cai"}
+    for player, room in rooms.items():
+        seat = kept_seat(room, mid, player)
+        assert seat is not None and seat["private_key_jwk"]["crv"] == "Ed25519"
+        assert claims[player]["public_key"] == seat["public_key"]
+        assert claims[player]["actor"] == player
+        assert "token" not in json.dumps(claims[player])
+    submissions = [r for r in log if r["type"] == "SubmissionCommitted"]
+    assert len(submissions) == 3
+    for record in submissions:
+        assert_signed_by(record, mid, claims[record["data"]["player"]]["public_key"])
+
+    # 5. The host sees each seat claimed with its key.
+    expect(seats.locator("tr[data-player=ana] .seat")).to_have_text("claimed, signs with its key")
+    shoot(host, screenshot, "claims-host-console")
+
+
+def test_a_used_invite_says_the_seat_was_claimed_and_the_claimer_gets_back_in(
+    pages: NewPage, live_server: str, console: Console, screenshot: Shooter
+) -> None:
+    host = pages()
+    _, links = create_from_console(host, live_server, "vote", "ana, ben")
+    ana = claim(pages, links["ana"])
+
+    # Someone else opens the same invite: a plain sentence, no raw error, no seat.
+    console.allow("409 (CONFLICT)")
+    other = pages()
+    other.goto(links["ana"])
+    message = other.locator("#sign-in-message")
+    expect(message).to_have_text(
+        "This seat was already claimed. If it was not you, ask the host for a new invite."
+    )
+    assert "#" not in other.url
+    expect(other.locator("#seat-panel")).to_have_count(0)
+    expect(other.get_by_label("Backup file of ana's seat")).to_be_visible()
+    shoot(other, screenshot, "claims-invite-used")
+
+    # The player who claimed it opens the link again (or the room's plain address): back in.
+    ana.goto(links["ana"])
+    expect(ana.locator("#seat-panel")).to_be_visible()
+    ana.goto(room_url(links["ana"]))
+    expect(ana.locator("#seat-panel")).to_be_visible()
+
+    # A wrong invite is refused in words too.
+    console.allow("403 (FORBIDDEN)")
+    stranger = pages()
+    stranger.goto(room_url(links["ben"]) + "#invite=not-the-code")
+    expect(stranger.locator("#sign-in-message")).to_contain_text("ask the host for a new invite")
+
+
+def test_the_backup_file_restores_the_seat_in_another_browser(
+    pages: NewPage, live_server: str, tmp_path: Path, console: Console, screenshot: Shooter
+) -> None:
+    host = pages()
+    host_link, links = create_from_console(host, live_server, "vote", "ana, ben")
+    mid = match_of(host_link)
+    host.goto(host_link)
+    open_step(host)
+    ana = claim(pages, links["ana"])
+    kept = kept_seat(ana, mid, "ana")
+    assert kept is not None
+
+    # 1. The backup file holds the match, the player, the credential and the key pair.
+    with ana.expect_download() as saving:
+        ana.get_by_role("button", name="Download my seat backup").click()
+    backup_path = tmp_path / saving.value.suggested_filename
+    saving.value.save_as(backup_path)
+    assert saving.value.suggested_filename == f"dealerroom-seat-{mid[:8]}-ana.json"
+    backup = json.loads(backup_path.read_text())
+    assert backup["match_id"] == mid and backup["player"] == "ana"
+    assert backup["token"] == kept["token"]
+    assert backup["private_key_jwk"] == kept["private_key_jwk"]
+    assert backup["public_key"] == kept["public_key"]
+    expect(ana.locator("#backup-result")).to_contain_text("Keep the file private")
+    expect(ana.get_by_role("button", name="Download my seat backup")).to_be_hidden()
+
+    # 2. A fresh browser without the link: the room asks for the link or the backup file.
+    laptop = pages()
+    laptop.set_viewport_size({"width": 1280, "height": 900})
+    laptop.goto(room_url(links["ana"]))
+    expect(laptop.locator("#sign-in-message")).to_contain_text("restore your seat from its backup file")
+    shoot(laptop, screenshot, "claims-restore")
+
+    # 3. Another player's backup is refused in words.
+    wrong = tmp_path / "ben.json"
+    wrong.write_text(json.dumps({**backup, "player": "ben"}))
+    laptop.get_by_label("Backup file of ana's seat").set_input_files(str(wrong))
+    expect(laptop.locator("#restore-result")).to_contain_text("not ana's seat here")
+
+    # 4. The right file restores the seat with its key; a pick from here is signed with it.
+    laptop.get_by_label("Backup file of ana's seat").set_input_files(str(backup_path))
+    expect(laptop.locator("#seat-state")).to_contain_text("signed with a key made in this browser")
+    expect(laptop.locator("#backup-banner")).to_be_hidden()  # restored from a backup: it exists
+    seal_pick(laptop, "ben")
+    signed = [r for r in records(laptop, mid) if r["type"] == "SubmissionCommitted"]
+    assert len(signed) == 1
+    assert_signed_by(signed[0], mid, backup["public_key"])
+
+
+def test_a_new_invite_takes_the_seat_from_its_old_holder(
+    pages: NewPage, live_server: str, tmp_path: Path, console: Console, screenshot: Shooter
+) -> None:
+    host = pages()
+    host.set_viewport_size({"width": 1280, "height": 900})
+    host_link, links = create_from_console(host, live_server, "vote", "ana, ben")
+    mid = match_of(host_link)
+    host.goto(host_link)
+    open_step(host)
+    old = claim(pages, links["ana"])
+    with old.expect_download() as saving:
+        old.get_by_role("button", name="Download my seat backup").click()
+    old_backup = tmp_path / "old.json"
+    saving.value.save_as(old_backup)
+    old_key = kept_seat(old, mid, "ana")["public_key"]  # type: ignore[index]
+
+    # 1. The host asks for a new invite: the console asks first, and cancelling changes nothing.
+    expect(host.locator("tr[data-player=ana] .seat")).to_have_text("claimed, signs with its key")
+    host.get_by_role("button", name="New invite for ana").click()
+    expect(host.locator("#reinvite-question")).to_contain_text("loses it")
+    shoot(host, screenshot, "claims-reinvite-confirm")
+    host.get_by_role("button", name="Cancel").click()
+    expect(host.locator("#reinvite-box")).to_be_hidden()
+    assert not [r for r in records(host, mid) if r["type"] == "SeatReinvited"]
+
+    # 2. Confirmed: a new link to copy, and the log records the re-invite.
+    console.allow("401 (UNAUTHORIZED)")  # the old holder's page is refused: that is the point
+    console.allow("403 (FORBIDDEN)")
+    host.get_by_role("button", name="New invite for ana").click()
+    host.get_by_role("button", name="Make a new invite").click()
+    new_link = host.locator("#reinvite-link")
+    expect(new_link).to_contain_text("#invite=")
+    expect(host.get_by_role("button", name="Copy ana's new invite link")).to_be_visible()
+    shoot(host, screenshot, "claims-reinvite-done")
+    link = new_link.inner_text()
+    assert link != links["ana"]
+    log = records(host, mid)
+    assert [r["data"] for r in log if r["type"] == "SeatReinvited"] == [
+        {"actor": "host", "player": "ana"}
+    ]
+
+    # 3. The old holder's page loses the seat and says so.
+    expect(old.locator("#seat-lost-message")).to_contain_text("You no longer hold this seat")
+    expect(old.locator("#step-panel")).to_be_hidden()
+    expect(old.locator("#receipts-panel")).to_be_visible()  # the player's proofs stay theirs
+    shoot(old, screenshot, "claims-seat-lost")
+
+    # 4. The old backup no longer opens the seat.
+    elsewhere = pages()
+    elsewhere.goto(room_url(links["ana"]))
+    elsewhere.get_by_label("Backup file of ana's seat").set_input_files(str(old_backup))
+    expect(elsewhere.locator("#restore-result")).to_contain_text("no longer opens this seat")
+
+    # 5. The new invite claims the seat with a new key; a pick from there is signed with it.
+    new = claim(pages, link)
+    seal_pick(new, "ben")
+    log = records(new, mid)
+    claims = [r["data"] for r in log if r["type"] == "SeatClaimed" and r["data"]["player"] == "ana"]
+    new_key = kept_seat(new, mid, "ana")["public_key"]  # type: ignore[index]
+    assert [c["public_key"] for c in claims] == [old_key, new_key] and new_key != old_key
+    picks = [r for r in log if r["type"] == "SubmissionCommitted"]
+    assert_signed_by(picks[-1], mid, new_key)
+    expect(host.locator("tr[data-player=ana] .seat")).to_have_text("claimed, signs with its key")
+
+
+def test_an_identical_resend_is_a_success_and_a_new_pick_replaces_the_earlier_one(
+    pages: NewPage, live_server: str, console: Console, screenshot: Shooter
+) -> None:
+    host = pages()
+    host_link, links = create_from_console(host, live_server, "vote", "ana, ben, cai")
+    mid = match_of(host_link)
+    host.goto(host_link)
+    open_step(host)
+    room = claim(pages, links["ana"])
+    first = seal_pick(room, "ben")
+    result = room.locator("#pick-result")
+
+    # 1. The answer to a send is lost on the way back (the service did record it): sending the
+    #    same pick again is answered as unchanged, with the commitment that stands.
+    console.allow("net::ERR_FAILED")
+
+    def lose_the_answer(route: Route) -> None:
+        route.fetch()  # the service receives and records the pick
+        route.abort("failed")  # the browser never sees the answer
+
+    room.get_by_role("button", name="cai", exact=True).click()
+    room.click("#compute")
+    sent = room.inner_text("#local-commitment")
+    room.route(re.compile(r".*/submissions$"), lose_the_answer)
+    room.click("#send")
+    expect(result).to_contain_text("Sending the same pick again is safe")
+    room.unroute(re.compile(r".*/submissions$"))
+    expect(room.locator("#send")).to_be_enabled()
+    room.click("#send")
+    expect(result).to_contain_text("Sealed, unchanged")
+    expect(result).to_contain_text(sent[:12])
+    expect(result).to_have_class(re.compile(r"\bok\b"))
+    shoot(room, screenshot, "claims-resend-unchanged")
+
+    # 2. Choosing the pick that stands again re-uses its salt: unchanged, not a new event.
+    count = len(records(room, mid))
+    room.get_by_role("button", name="cai", exact=True).click()
+    room.click("#compute")
+    assert room.inner_text("#local-commitment") == sent
+    room.click("#send")
+    expect(result).to_contain_text("Sealed, unchanged")
+    assert len(records(room, mid)) == count
+
+    # 3. A different pick gets a fresh salt and replaces the earlier one.
+    room.get_by_role("button", name="ben", exact=True).click()
+    room.click("#compute")
+    again = room.inner_text("#local-commitment")
+    assert again != first["record"]["data"]["commitment"]  # not the first pick's salt either
+    room.click("#send")
+    expect(result).to_contain_text("This replaced your earlier pick")
+    expect(result).to_have_class(re.compile(r"\bok\b"))
+    commitments = [
+        r["data"]["commitment"] for r in records(room, mid) if r["type"] == "SubmissionCommitted"
+    ]
+    assert commitments == [first["record"]["data"]["commitment"], sent, again]
