@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from replay.inputs import InputError, parse_json
 from replay.state import (
     MISSING,
     WHOLE_VALUE,
@@ -118,24 +119,29 @@ def parse_what_if(spec: str) -> tuple[int, str, Any]:
     step_text, colon, rest = spec.partition(":")
     player, equals, payload_text = rest.partition("=")
     if not colon or not equals:
-        msg = f"what-if {spec!r} is not STEP:PLAYER=JSON, e.g. 3:ana={{\"card\": 11}}"
+        msg = f"what-if {_shown(spec)} is not STEP:PLAYER=JSON, e.g. 3:ana={{\"card\": 11}}"
         raise ReviewError(msg)
-    try:
-        step = int(step_text)
-    except ValueError:
-        step = 0
-    if step < 1 or not step_text.strip().isdigit():
-        msg = f"what-if STEP must be a step number, not {step_text!r} (STEP:PLAYER=JSON)"
+    digits = step_text.isascii() and step_text.isdigit() and len(step_text) <= 19  # noqa: PLR2004
+    step = int(step_text) if digits else 0
+    if not 1 <= step <= MAX_STEP:
+        msg = f"what-if STEP must be a step number, not {_shown(step_text)} (STEP:PLAYER=JSON)"
         raise ReviewError(msg)
     if not player:
         msg = "what-if PLAYER is empty (STEP:PLAYER=JSON)"
         raise ReviewError(msg)
     try:
-        payload = json.loads(payload_text)
-    except json.JSONDecodeError as exc:
-        msg = f"what-if JSON {payload_text!r} is not JSON: {exc.msg} at column {exc.colno}"
-        raise ReviewError(msg) from None
+        payload = parse_json(payload_text, f"what-if JSON {_shown(payload_text)}")
+    except InputError as exc:  # not JSON, nested too deep, a number too long
+        raise ReviewError(str(exc)) from None
     return step, player, payload
+
+
+MAX_STEP = 2**63 - 1
+
+
+def _shown(text: str, width: int = 40) -> str:
+    """``text`` quoted for a message, cut to about ``width`` characters."""
+    return repr(text) if len(text) <= width else repr(text[: width - 3]) + "…"
 
 
 def _cell(value: Any, width: int) -> str:

@@ -55,7 +55,6 @@ import re
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from domain.commitment import CommitmentError, commit, salt_from_hex
@@ -72,6 +71,7 @@ from replay.bundle import (
     split_origin,
     verifier_key,
 )
+from replay.inputs import BUNDLE_LIMIT, SMALL_LIMIT, load_json_file, read_limited
 from replay.receipt import ReceiptError, verify_receipt
 from replay.state import (
     DEALS,
@@ -1332,15 +1332,22 @@ def progress_reporter(
     return report
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Verify a bundle file; print the verdict; return 0 (ok), 1 (a check failed) or 2."""
+def _one_line(text: str) -> str:
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+def main(argv: Sequence[str] | None = None, *, error_prefix: str = "error: ") -> int:
+    """Verify a bundle file; print the verdict; return 0 (ok), 1 (a check failed) or 2.
+
+    A file that cannot be read is one line on standard error, ``error_prefix`` first.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m replay.verify", description="Verify a dealerroom match bundle offline."
     )
-    parser.add_argument("bundle", type=Path, help="the bundle file")
+    parser.add_argument("bundle", help="the bundle file (-: standard input)")
     parser.add_argument("--trusted-key", help="the log's verifier key, pinned")
     parser.add_argument(
-        "--receipt", type=Path, action="append", default=[], help="a receipt file (repeatable)"
+        "--receipt", action="append", default=[], help="a receipt file (repeatable)"
     )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument(
@@ -1348,14 +1355,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        bundle = load_bundle(args.bundle.read_bytes())
-        receipts = [json.loads(path.read_text(encoding="utf-8")) for path in args.receipt]
+        trusted = None if args.trusted_key is None else verifier_key(args.trusted_key, "--trusted-key")
+        bundle = load_bundle(read_limited(args.bundle, BUNDLE_LIMIT, "bundle"))
+        receipts = [load_json_file(path, SMALL_LIMIT, "receipt") for path in args.receipt]
         progress = None if args.no_progress else progress_reporter(len(bundle["records"]))
-        verdict = verify_bundle(
-            bundle, trusted_key=args.trusted_key, receipts=receipts, progress=progress
-        )
-    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: a receipt nested deep
-        print(f"error: {exc}", file=sys.stderr)
+        verdict = verify_bundle(bundle, trusted_key=trusted, receipts=receipts, progress=progress)
+    except ValueError as exc:  # InputError, BundleError: one line
+        print(f"{error_prefix}{_one_line(str(exc))}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(verdict.to_json(), indent=1, ensure_ascii=False))

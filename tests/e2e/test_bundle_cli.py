@@ -90,7 +90,7 @@ TRUNCATED = str(BUNDLES / "vote-basic.truncated.bundle.json")
         (["export", "00000000-0000-4000-8000-000000000042"], "no match"),
         (["import", "missing.json"], "cannot read bundle missing.json"),
         (["import", str(SCENARIOS / "vote-basic.json")], "is not a bundle: the bundle lacks"),
-        (["import", N, "--trusted-key", "k"], "--trusted-key: public_key is not a verifier key"),
+        (["import", N, "--trusted-key", "k"], "--trusted-key is not a verifier key"),
         (["replay", N], "give either --at EVENT or --what-if STEP:PLAYER=JSON"),
         (["replay", N, "--at", "3", "--what-if", "1:ana={}"], "give either --at"),
         (["replay", "missing.json", "--at", "3"], "cannot read bundle missing.json"),

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,3 +78,39 @@ def test_an_unreadable_or_malformed_file_exits_2(tmp_path: Path) -> None:
 def test_timeline_of_an_unknown_match_exits_2(tmp_path: Path) -> None:
     done = dealerroom(tmp_path, "timeline", "nope")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_serve_on_a_taken_port_exits_2_with_one_line_naming_the_port(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = dealerroom(tmp_path, "serve", "--port", str(port))
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line == (
+        f"dealerroom: error: port {port} on 127.0.0.1 is taken by another program; stop it or "
+        "choose another port with --port"
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: "/dev/zero", "is not JSON text: it holds a NUL byte"),
+        (lambda p: _write(p, b'{"game": ' + b"9" * 5000 + b"}"), "a number of 5,000 characters"),
+        (lambda p: _write(p, b"[" * 5000 + b"]" * 5000), "more than 100 levels deep"),
+        (lambda p: _write(p, b"[" * 500 + b"]" * 500), "more than 100 levels deep"),
+    ],
+)  # fmt: skip
+def test_simulate_bounds_its_scenario_file(tmp_path: Path, make: Any, message: str) -> None:
+    done = dealerroom(tmp_path, "simulate", make(tmp_path))
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("dealerroom: error: scenario ") and message in line, line
+
+
+def _write(folder: Path, data: bytes) -> str:
+    path = folder / "input.json"
+    path.write_bytes(data)
+    return str(path)

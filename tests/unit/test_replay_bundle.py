@@ -150,10 +150,13 @@ def test_loading_a_malformed_bundle_says_what_is_wrong(
     ("text", "message"),
     [
         (b"\xff", "not UTF-8"),
-        (b"{", "a bundle is JSON"),
-        (b'{"format": 1, "format": 2}', "appears twice"),
-        (b'{"x": NaN}', "NaN is not a JSON number"),
+        (b"{", "the bundle is not JSON"),
+        (b'{"format": 1, "format": 2}', 'repeats the member "format"'),
+        (b'{"x": NaN}', "NaN, which is not a JSON number"),
         (b"[]", "a bundle is a JSON object"),
+        (b'{"x": ' + b"9" * 5000 + b"}", "a number of 5,000 characters"),
+        (b"[" * 5000 + b"]" * 5000, "more than 100 levels deep"),
+        (b'{"x": ' + b"[" * 200 + b"]" * 200 + b"}", "more than 100 levels deep"),
     ],
 )
 def test_loading_bytes_that_are_not_a_bundle_says_why(text: bytes, message: str) -> None:
