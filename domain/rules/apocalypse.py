@@ -117,10 +117,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from domain.rules.base import (
-    JSON,
     BadOptions,
     Disclosure,
     IllegalPick,
+    JSON,
     Payload,
     Resolution,
     Rules,
@@ -129,6 +129,7 @@ from domain.rules.base import (
     check_object,
     check_options_object,
     describe,
+    player_list,
 )
 
 if TYPE_CHECKING:
@@ -715,7 +716,7 @@ class Apocalypse(Rules):
         :raises BadOptions: for any option, or unless there are two distinct players.
         """
         self.normalise_options(options)
-        players = list(players)
+        players = player_list(players)
         if len(players) != len(COLORS):
             msg = f"apocalypse is a duel for exactly 2 players, got {len(players)}"
             raise BadOptions(msg)

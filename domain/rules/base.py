@@ -80,6 +80,7 @@ MAX_NAME_LENGTH = 64
 _SHOWN_TEXT = 24  # a text shown back in a message at most this long
 _SHOWN_DIGITS = 15  # a whole number shown back at most this many digits long
 _SHOWN_KEYS = 3  # unknown keys named in a message
+_QUOTES = set("\"'`\u2018\u2019\u201c\u201d")  # a text holding one is described, not shown
 
 
 def is_whole(value: object) -> bool:
@@ -94,15 +95,16 @@ def is_whole(value: object) -> bool:
 def describe(value: object) -> str:
     """Return a short plain description of a JSON value for an error message.
 
-    Short printable texts are shown in double quotes, small whole numbers as they are;
-    anything else by its kind, so a message never grows with the input.
+    Short printable texts without quotes are shown in double quotes, small whole numbers
+    as they are; anything else by its kind, so a message never grows with the input and
+    never has quotes inside quotes.
 
     >>> describe("h8"), describe(None), describe(True), describe(2**80), describe(1.5)
     ('"h8"', 'null', 'true', 'a whole number of 25 digits', 'a number with a fraction')
     >>> describe(2.0), describe(float("nan")), describe(-1e400)
     ('a decimal number', 'NaN', 'an infinite number')
-    >>> describe("x" * 100), describe([1]), describe({}), describe("a\\u202eb")
-    ('a text of 100 characters', 'a list', 'an object', 'a text of 3 characters')
+    >>> describe("x" * 100), describe([1]), describe({}), describe("a\\u202eb"), describe("'")
+    ('a text of 100 characters', 'a list', 'an object', 'a text of 3 characters', 'a text of 1 character')
     """
     if value is None:
         return "null"
@@ -123,7 +125,7 @@ def describe(value: object) -> str:
     if isinstance(value, str):
         if not value:
             return "an empty text"
-        if len(value) <= _SHOWN_TEXT and value.isprintable():
+        if len(value) <= _SHOWN_TEXT and value.isprintable() and not _QUOTES & set(value):
             return '"' + value + '"'
         return f"a text of {len(value)} character" + ("s" if len(value) > 1 else "")
     if isinstance(value, list | tuple):
@@ -253,6 +255,17 @@ def check_name_list(
             raise error(msg)
         seen.add(folded)
     return list(value)
+
+
+def player_list(players: object) -> list[Any]:
+    """Return ``players`` as a list, checking only that it is one (counts are per game).
+
+    :raises BadOptions: when it is not a list.
+    """
+    if not isinstance(players, list | tuple):
+        msg = f"the players are a list of names, not {describe(players)}"
+        raise BadOptions(msg)
+    return list(players)
 
 
 def check_options_object(options: object, game: str, names: Sequence[str]) -> dict[str, Any]:

@@ -118,12 +118,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
-    JSON,
     BadDeal,
     BadOptions,
     Deal,
     Disclosure,
     IllegalPick,
+    JSON,
     Payload,
     Resolution,
     Rules,
@@ -137,6 +137,7 @@ from domain.rules.base import (
     describe,
     is_whole,
     list_names,
+    player_list,
 )
 
 if TYPE_CHECKING:
@@ -483,7 +484,7 @@ def settle_ec_vote(
 
 
 def _check_players(players: Sequence[str]) -> list[str]:
-    players = list(players)
+    players = player_list(players)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         msg = f"grid-adaptation takes 2 to 8 players, not {len(players)}"
         raise BadOptions(msg)
@@ -636,8 +637,14 @@ class GridAdaptation(Rules):
         :raises IllegalPick: for every case listed in the module docstring.
         """
         if state["phase"] == "rounds":
+            if player not in state["players"]:
+                msg = f"{describe(player)} is not a player of this match"
+                raise IllegalPick(msg)
             return self._check_round_pick(state, player, payload)
         if state["phase"] == "ec-vote":
+            if player not in state["ec_voters"]:
+                msg = f"{describe(player)} has no vote: only the ToL winners vote for the EC"
+                raise IllegalPick(msg)
             return self._check_vote(state, player, payload)
         msg = "the match has finished; nothing more is submitted"
         raise IllegalPick(msg)

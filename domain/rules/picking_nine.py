@@ -101,12 +101,12 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
-    JSON,
     BadDeal,
     BadOptions,
     Deal,
     Disclosure,
     IllegalPick,
+    JSON,
     Payload,
     Resolution,
     Rules,
@@ -118,6 +118,7 @@ from domain.rules.base import (
     check_whole,
     clone,
     describe,
+    player_list,
 )
 
 if TYPE_CHECKING:
@@ -429,7 +430,7 @@ class PickingNine(Rules):
             player name, or a tie-break list that is not a permutation of the players.
         """
         options = self.normalise_options(options)
-        players = list(players)
+        players = player_list(players)
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             msg = f"picking-nine needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
             raise BadOptions(msg)

@@ -103,7 +103,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
-    JSON,
     BadDeal,
     BadDecision,
     BadOptions,
@@ -111,6 +110,7 @@ from domain.rules.base import (
     DecisionRequest,
     Disclosure,
     IllegalPick,
+    JSON,
     Payload,
     Resolution,
     Rules,
@@ -123,6 +123,7 @@ from domain.rules.base import (
     clone,
     describe,
     is_whole,
+    player_list,
 )
 
 if TYPE_CHECKING:
@@ -388,7 +389,7 @@ class SixNimmt(Rules):
         :raises BadOptions: for bad options, a wrong player count or a human called ``virtual``.
         """
         options = self.normalise_options(dict(options))
-        humans = _check_names(list(players), virtual_player=options["virtual_player"])
+        humans = _check_names(player_list(players), virtual_player=options["virtual_player"])
         everyone = [*humans, VIRTUAL] if options["virtual_player"] else humans
         return {
             "options": options,

@@ -20,10 +20,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
-    JSON,
     BadOptions,
     Disclosure,
     IllegalPick,
+    JSON,
     Payload,
     Resolution,
     Rules,
@@ -34,6 +34,7 @@ from domain.rules.base import (
     check_options_object,
     describe,
     list_names,
+    player_list,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class Vote(Rules):
             a player.
         """
         options = self.normalise_options(options)
-        players = list(players)
+        players = player_list(players)
         if not 1 <= len(players) <= MAX_VOTERS:
             msg = f"a vote takes 1 to {MAX_VOTERS} players, not {len(players)}"
             raise BadOptions(msg)
