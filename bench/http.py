@@ -222,7 +222,11 @@ class Players:
                 f"/api/matches/{mid}/steps", {"seconds": 86400}, created.body["host_token"]
             )
             assert opened.status == 201, opened.body  # noqa: PLR2004
-            self.seats += [(mid, p, created.body["player_tokens"][p]) for p in players]
+            for player, invite in created.body["invites"].items():
+                claim = f"/api/matches/{mid}/players/{player}/claim"
+                claimed = api.post(claim, {"invite": invite})
+                assert claimed.status == 201, claimed.body  # noqa: PLR2004
+                self.seats.append((mid, player, claimed.body["token"]))
 
     def submit(self, client: int, n: int) -> tuple[int, Any]:
         """Submission ``n`` of a client: a vote other than its previous one."""

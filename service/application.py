@@ -38,7 +38,9 @@ from domain.match import (
 )
 from service.archive import ImportedMatch, ImportedMatchError, find_imported
 from service.config import Settings
-from service.grants import Grants
+from service.faults import StoreUnavailable, is_conflict
+from service.keys import check_keys
+from service.grants import Grants, made_from
 from service.readmodel import MatchIndex
 from domain.signed_note import Signer
 from service.sealing import SealedTranscoding
@@ -49,6 +51,7 @@ T = TypeVar("T")
 HOST = "host"
 SYSTEM = "system"
 MAX_RETRIES = 12
+STORE_BUSY = "the match is too busy right now; try again in a moment"
 TURN_STRIPES = 256  # locks that commands on the same match take turns on, per process
 
 
@@ -108,6 +111,7 @@ class DealerRoom(Application[UUID]):
         self.tlog = self.index.log
         self.grants = Grants(datastore.engine, settings.db_schema)
         self._turns = [threading.Lock() for _ in range(TURN_STRIPES)]
+        check_keys(self)  # a store with events is served only with the keys it was made with
 
     def close(self) -> None:
         """Close the store and release every pooled connection."""
@@ -188,13 +192,13 @@ class DealerRoom(Application[UUID]):
                         return result
                     try:
                         self.save(match)
-                    except (IntegrityError, OperationalError, SAOperationalError):
-                        pass
+                    except (IntegrityError, OperationalError, SAOperationalError) as exc:
+                        if not is_conflict(exc):  # locked or down: answer now, not in a minute
+                            raise StoreUnavailable(STORE_BUSY) from exc
                     else:
                         return result
                 time.sleep(random.uniform(0, 0.005 * 2**attempt))  # noqa: S311 - jitter
-            msg = "the match is too busy right now; try again"
-            raise MatchError(msg)
+            raise StoreUnavailable(STORE_BUSY)
         finally:
             actor.reset(token)
 
@@ -223,8 +227,9 @@ class DealerRoom(Application[UUID]):
             actor.reset(token)
         try:
             self.save(match)
-        except (IntegrityError, OperationalError, SAOperationalError):
-            pass
+        except (IntegrityError, OperationalError, SAOperationalError) as exc:
+            if not is_conflict(exc):
+                raise StoreUnavailable(STORE_BUSY) from exc
         return True
 
     # ------------------------------------------------------------------ use cases
@@ -347,10 +352,10 @@ class DealerRoom(Application[UUID]):
             key = str(self.match_key(match_id))
         except NotFound:
             return False
-        made_from = self.grants.credential(key, role, grant_id, self.now())
+        tag = self.grants.credential(key, role, grant_id, self.now())
         current = self.credential_of(key, role)
-        return made_from is not None and current is not None and hmac.compare_digest(
-            made_from, current
+        return tag is not None and current is not None and hmac.compare_digest(
+            tag, made_from(current)
         )
 
     def revoke_grants(self, match_id: str, grant_ids: list[str]) -> None:
@@ -580,7 +585,7 @@ class DealerRoom(Application[UUID]):
         :raises NotFound: for an unknown or malformed id.
         """
         key = str(self.match_key(match_id))
-        self.index.catch_up()
+        self.index.catch_up(wait=False)  # a read serves what is signed; it never waits to write
         if not self.tlog.size(key):
             msg = f"no match {key}"
             raise NotFound(msg)

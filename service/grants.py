@@ -32,6 +32,14 @@ def _hash(grant_id: str) -> str:
     return hashlib.sha256(grant_id.encode()).hexdigest()
 
 
+def made_from(credential_hash: str) -> str:
+    """What a grant row keeps of its credential: a one-way tag of its stored hash.
+
+    Not the hash itself, so this table shows nothing the match's sealed fields hold.
+    """
+    return hashlib.sha256(b"dealerroom/grant/v1\x00" + credential_hash.encode()).hexdigest()
+
+
 class Grants:
     """The table of browser grants."""
 
@@ -59,7 +67,7 @@ class Grants:
                     grant_hash=_hash(grant_id),
                     match_id=match_id,
                     role=role,
-                    credential_hash=credential_hash,
+                    credential_hash=made_from(credential_hash),
                     expires_at=now + GRANT_LIFETIME,
                     revoked=False,
                 )
@@ -67,7 +75,7 @@ class Grants:
         return grant_id
 
     def credential(self, match_id: str, role: str, grant_id: str, now: datetime) -> str | None:
-        """The credential hash a live grant was made from (``None``: no such live grant).
+        """The :func:`made_from` tag of a live grant's credential (``None``: no such grant).
 
         The lookup is by the grant id's hash (an index probe, not a comparison of secrets).
         """

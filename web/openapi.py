@@ -128,7 +128,7 @@ def openapi_document() -> dict[str, Any]:
                     "responses": _ok("the matches", {"type": "array", "items": {"type": "object"}}),
                 },
                 "post": {
-                    "summary": "create a match; the answer holds the host's and players' tokens and private links, shown once",
+                    "summary": "create a match; the answer holds the host's token and one single-use invite per player (never a player's token), with their private links, shown once",
                     "requestBody": _body(
                         _obj(
                             {
@@ -152,10 +152,11 @@ def openapi_document() -> dict[str, Any]:
                                 {
                                     "match_id": {"type": "string"},
                                     "host_token": {"type": "string"},
-                                    "player_tokens": {"type": "object"},
+                                    "invites": {"type": "object", "additionalProperties": {"type": "string"}},
                                     "links": {"type": "object"},
+                                    "csrf_token": {"type": "string"},
                                 },
-                                ["match_id", "host_token", "player_tokens", "links"],
+                                ["match_id", "host_token", "invites", "links"],
                             ),
                             201,
                         ),
@@ -221,10 +222,73 @@ def openapi_document() -> dict[str, Any]:
                     },
                 },
                 "delete": {
-                    "summary": "forget this browser's roles in the match",
+                    "summary": "sign this browser out of the match: its grants are revoked on the server",
                     "parameters": [_MATCH_ID],
                     "responses": {**_ok("signed out"), **_errors(403, 404)},
                 },
+            },
+            f"{player}/claim": {
+                "post": {
+                    "summary": (
+                        "a player claims their seat with its invite (once; a public SeatClaimed "
+                        "event); the answer holds the player's own token, shown once"
+                    ),
+                    "parameters": [_MATCH_ID, _PLAYER],
+                    "requestBody": _body(
+                        _obj(
+                            {
+                                "invite": {"type": "string"},
+                                "public_key": {
+                                    "type": "string",
+                                    "description": "standard base64 of a 32-byte Ed25519 key; every later submission must be signed with it",
+                                },
+                                "sign_in": {"type": "boolean"},
+                            },
+                            ["invite"],
+                        )
+                    ),
+                    "responses": {
+                        **_ok(
+                            "claimed",
+                            _obj(
+                                {
+                                    "player": {"type": "string"},
+                                    "token": {"type": "string"},
+                                    "public_key": {"type": ["string", "null"]},
+                                    "csrf_token": {"type": "string"},
+                                },
+                                ["player", "token", "public_key"],
+                            ),
+                            201,
+                        ),
+                        **_errors(400, 403, 404, 409, 413, 429),
+                    },
+                }
+            },
+            f"{player}/invite": {
+                "post": {
+                    "summary": (
+                        "the host issues a new invite for a seat (a public SeatReinvited event); "
+                        "the seat's credential, key and browser grants are revoked"
+                    ),
+                    "security": _HOST,
+                    "parameters": [_MATCH_ID, _PLAYER],
+                    "responses": {
+                        **_ok(
+                            "a new invite",
+                            _obj(
+                                {
+                                    "player": {"type": "string"},
+                                    "invite": {"type": "string"},
+                                    "link": {"type": "string"},
+                                },
+                                ["player", "invite", "link"],
+                            ),
+                            201,
+                        ),
+                        **_errors(400, 401, 403, 404, 409),
+                    },
+                }
             },
             f"{match}/steps": {
                 "post": _host_action(
@@ -274,9 +338,10 @@ def openapi_document() -> dict[str, Any]:
                             "step": {"type": "integer"},
                             "player": {"type": "string"},
                             "commitment": {"type": "string"},
+                            "unchanged": {"type": "boolean"},
                             "receipt": {"type": "object"},
                         },
-                        ["step", "player", "commitment", "receipt"],
+                        ["step", "player", "commitment", "unchanged", "receipt"],
                     ),
                 )
             },
@@ -333,6 +398,14 @@ def openapi_document() -> dict[str, Any]:
                         "match_id": {"type": "string"},
                         "game": {"type": "string"},
                         "players": {"type": "array", "items": {"type": "string"}},
+                        "seats": {
+                            "type": "object",
+                            "description": "each seat: whether it is claimed and the signing key it registered",
+                            "additionalProperties": _obj(
+                                {"claimed": {"type": "boolean"}, "public_key": {"type": ["string", "null"]}},
+                                ["claimed", "public_key"],
+                            ),
+                        },
                         "finished": {"type": "boolean"},
                         "step": {"type": ["object", "null"]},
                     },

@@ -38,7 +38,7 @@ from flask.testing import FlaskClient
 from domain.commitment import commit
 from service.application import DealerRoom
 from service.simulate import load_scenario
-from tests.conftest import SCENARIOS
+from tests.conftest import SCENARIOS, seat_all
 from tests.roomy import roomy_app
 from web import service
 
@@ -58,7 +58,11 @@ EXPECTED = {
     "player-read":  "401  403  403  401  401  ok   ok   ok   403  401  403  401  403",
     "sign-in":      "400  403  ok   ok   ok   ok   ok   ok   ok   ok   403  403  403",
     "sign-out":     "403  403  403  ok   403  403  ok   403  403  ok   403  ok   403",
+    "claim":        "409  409  409  409  409  409  409  409  409  409  409  409  409",
 }  # fmt: skip
+# "claim": a seat is claimed with its invite alone; no role's token or grant stands in for it.
+# The scenes' seats are claimed already (a public fact: SeatClaimed is in the log), so every
+# caller is told so; a wrong invite for an unclaimed seat is 403 (tests/e2e/test_web_roles.py).
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,10 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("/api/matches/<match_id>/openings/force", "POST"): Route("host", "awaiting-opening"),
     ("/api/matches/<match_id>/decisions/default", "POST"): Route("host", "decision"),
     ("/api/matches/<match_id>/players/<player>", "GET"): Route("player-read"),
+    ("/api/matches/<match_id>/players/<player>/invite", "POST"): Route("host"),
+    ("/api/matches/<match_id>/players/<player>/claim", "POST"): Route(
+        "claim", body={"invite": "guessed-invite"}
+    ),
     ("/api/matches/<match_id>/players/<player>/join", "POST"): Route(
         "player", "new", body={"entropy": "dice"}
     ),
@@ -137,13 +145,13 @@ class Scene:
 VOTE = ["ana", "ben", "cai"]
 
 
-def _tokens(made: dict[str, Any]) -> dict[str, str]:
-    return {"host": made["host_token"], **made["player_tokens"]}
+def _tokens(room: DealerRoom, made: dict[str, Any]) -> dict[str, str]:
+    return {"host": made["host_token"], **seat_all(room, made)}
 
 
 def _new(room: DealerRoom, custody: dict[str, str] | None = None) -> Scene:
     made = room.create_match("vote", VOTE, custody=custody or {})
-    return Scene(made["match_id"], _tokens(made), "ana", "ben")
+    return Scene(made["match_id"], _tokens(room, made), "ana", "ben")
 
 
 def _open(room: DealerRoom, custody: dict[str, str] | None = None) -> Scene:
@@ -174,7 +182,7 @@ def _decision(room: DealerRoom) -> Scene:
             room.submit(mid, player, payload)
         status = room.seal(mid)
     assert status == "decision" and room.status(mid)["step"]["decision"]["player"] == "cai"
-    return Scene(mid, _tokens(made), "cai", "ana")
+    return Scene(mid, _tokens(room, made), "cai", "ana")
 
 
 SCENES: dict[str, Callable[[DealerRoom], Scene]] = {

@@ -79,13 +79,23 @@ def test_serve_prints_working_host_and_player_links_of_live_demo_matches(app: Fl
     links = [line.split()[-1] for line in lines if "#" in line]
     assert len(links) == sum(1 + len(players) for _, players, _ in LIVE_DEMOS)
     for link in links:
-        path, token = link.removeprefix("http://127.0.0.1:5000").split("#")
+        path, secret = link.removeprefix("http://127.0.0.1:5000").split("#")
         mid = path.split("/")[2]
-        role = client.post(f"/api/matches/{mid}/session", json={"token": token}).get_json()["role"]
-        assert path.endswith("/host" if role == "host" else f"/players/{role}")
+        if secret.startswith("invite="):  # a seat's invite: it claims the seat once
+            player = path.split("/")[-1]
+            claim = f"/api/matches/{mid}/players/{player}/claim"
+            answer = client.post(claim, json={"invite": secret.removeprefix("invite=")})
+            assert answer.status_code == 201, answer.get_json()
+        else:
+            role = client.post(f"/api/matches/{mid}/session", json={"token": secret}).get_json()["role"]
+            assert role == "host" and path.endswith("/host")
         assert client.get(path).status_code == 200
     vote = live[0]["match_id"]
     assert client.get(f"/api/matches/{vote}").get_json()["step"]["status"] == "open"
+    # Check a restart prints the same links for unclaimed seats and says which were claimed
+    again = open_these(app, "http://127.0.0.1:5000", live_demo(service(app)))
+    assert not any("#invite=" in line for line in again)
+    assert sum("seat claimed" in line for line in again) == sum(len(p) for _, p, _ in LIVE_DEMOS)
 
 
 def test_records_from_a_position_are_the_newer_ones_and_an_unknown_match_is_still_a_404(

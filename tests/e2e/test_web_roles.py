@@ -14,6 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.actions import claim_seats
+
 from web import service
 
 
@@ -24,19 +26,74 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def create(client: FlaskClient, game: str = "vote", players: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    """Create a match as its host and claim every seat (``made["player_tokens"]``)."""
     body = {"game": game, "players": players or ["ana", "ben", "cai"], **extra}
     response = client.post("/api/matches", json=body)
     assert response.status_code == 201, response.get_json()
-    return response.get_json()
+    made = response.get_json()
+    made["player_tokens"] = claim_seats(client, made)
+    return made
 
 
-def test_creating_a_match_gives_private_links_with_the_token_in_the_fragment(client: FlaskClient) -> None:
+def test_creating_a_match_gives_private_links_with_the_secret_in_the_fragment(client: FlaskClient) -> None:
+    response = client.post("/api/matches", json={"game": "vote", "players": ["ana", "ben", "cai"]})
+    made = response.get_json()
+    mid = made["match_id"]
+    assert "player_tokens" not in made
+    assert made["links"]["host"].endswith(f"/matches/{mid}/host#{made['host_token']}")
+    for player, invite in made["invites"].items():
+        assert made["links"]["players"][player].endswith(f"/matches/{mid}/players/{player}#invite={invite}")
+    assert len(set(made["invites"].values()) | {made["host_token"]}) == 4
+
+
+def test_the_host_holds_no_player_credential_and_a_used_invite_is_refused(client: FlaskClient) -> None:
+    response = client.post("/api/matches", json={"game": "vote", "players": ["ana", "ben"]})
+    made = response.get_json()
+    mid = made["match_id"]
+    claim = f"/api/matches/{mid}/players/ana/claim"
+    # Check the host's token does not act as a player, nor does an unclaimed invite
+    for secret in (made["host_token"], made["invites"]["ana"]):
+        refused = client.get(f"/api/matches/{mid}/players/ana", headers=bearer(secret))
+        assert refused.status_code == 403
+    assert client.post(claim, json={"invite": made["invites"]["ben"]}).status_code == 403
+    first = client.post(claim, json={"invite": made["invites"]["ana"]})
+    assert first.status_code == 201
+    again = client.post(claim, json={"invite": made["invites"]["ana"]})
+    assert again.status_code == 409 and "already claimed" in again.get_json()["error"]
+    token = first.get_json()["token"]
+    assert client.get(f"/api/matches/{mid}/players/ana", headers=bearer(token)).status_code == 200
+    # Check a re-invite by the host revokes the old credential
+    issued = client.post(f"/api/matches/{mid}/players/ana/invite", headers=bearer(made["host_token"]))
+    assert issued.status_code == 201 and issued.get_json()["link"].endswith("#invite=" + issued.get_json()["invite"])
+    assert client.get(f"/api/matches/{mid}/players/ana", headers=bearer(token)).status_code == 403
+    as_player = client.post(f"/api/matches/{mid}/players/ben/invite", headers=bearer(token))
+    assert as_player.status_code == 403
+    kinds = [r["type"] for r in client.get(f"/api/matches/{mid}/records").get_json()]
+    assert kinds[-2:] == ["SeatClaimed", "SeatReinvited"]
+
+
+def test_signing_out_revokes_the_grant_on_the_server(client: FlaskClient, app: Flask) -> None:
     made = create(client)
     mid = made["match_id"]
-    assert made["links"]["host"].endswith(f"/matches/{mid}/host#{made['host_token']}")
-    for player, token in made["player_tokens"].items():
-        assert made["links"]["players"][player].endswith(f"/matches/{mid}/players/{player}#{token}")
-    assert len(set(made["player_tokens"].values()) | {made["host_token"]}) == 4
+    signed = client.post(f"/api/matches/{mid}/session", json={"token": made["player_tokens"]["ana"]})
+    csrf = signed.get_json()["csrf_token"]
+    cookie = client.get_cookie("dealerroom")
+    assert cookie is not None and cookie.http_only and cookie.same_site == "Strict"
+    copied = cookie.value
+    assert client.get(f"/api/matches/{mid}/players/ana").status_code == 200
+    assert client.delete(f"/api/matches/{mid}/session", headers={"X-CSRF-Token": csrf}).status_code == 200
+    # Check a copy of the cookie taken before signing out no longer works
+    thief = app.test_client()
+    thief.set_cookie("dealerroom", copied)
+    assert thief.get(f"/api/matches/{mid}/players/ana").status_code == 401
+
+
+def test_the_session_cookie_is_secure_over_https(client: FlaskClient) -> None:
+    made = create(client)
+    client.post(f"/api/matches/{made['match_id']}/session", json={"token": made["host_token"]},
+                base_url="https://localhost")
+    cookie = client.get_cookie("dealerroom", domain="localhost")
+    assert cookie is not None and cookie.secure
 
 
 def test_only_the_host_opens_and_seals_steps(app: Flask, client: FlaskClient) -> None:
@@ -53,7 +110,7 @@ def test_only_the_host_opens_and_seals_steps(app: Flask, client: FlaskClient) ->
     opened = client.post(url, json={"seconds": 60}, headers=bearer(made["host_token"]))
     assert opened.status_code == 201 and opened.get_json()["step"] == 1
     assert client.post(f"/api/matches/{mid}/seal", headers=bearer(made["player_tokens"]["ben"])).status_code == 403
-    assert len(service(app).records(mid)) == 3  # created, seed committed, step opened: nothing else
+    assert len(service(app).records(mid)) == 6  # created, seed, three claims, step opened: nothing else
 
 
 def test_a_player_acts_only_as_themself(app: Flask, client: FlaskClient) -> None:

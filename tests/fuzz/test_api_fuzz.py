@@ -41,6 +41,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from domain.commitment import commit
+from tests.conftest import seat_all
 from tests.roomy import roomy_app
 from web import service
 from web.openapi import openapi_document
@@ -117,7 +118,7 @@ class World:
     def new_match(self) -> dict[str, Any]:
         """A 6 nimmt! match (ten steps to a round) in which cai keeps custody of his picks."""
         made = self.room.create_match("six-nimmt", PLAYERS, custody={"cai": "self"})
-        return {"id": made["match_id"], "host": made["host_token"], **made["player_tokens"]}
+        return {"id": made["match_id"], "host": made["host_token"], **seat_all(self.room, made)}
 
     def ready(self) -> None:
         """Make sure the live match has a step open and the fresh one none (calls move them on)."""
@@ -303,6 +304,7 @@ def test_a_submission_flood_is_a_json_429_per_player_and_the_refused_ones_write_
     app = roomy_app(tmp_path / "instance", DEALERROOM_SUBMIT_RATE="3/minute")
     room = service(app)
     made = room.create_match("vote", PLAYERS)
+    made["player_tokens"] = seat_all(room, made)
     mid = made["match_id"]
     room.open_step(mid, seconds=600)
     client = app.test_client()
@@ -448,6 +450,7 @@ def test_ids_that_walk_out_of_their_path_are_json_404s(world: World, walk: str) 
 def test_a_self_custody_opening_through_the_api_opens_the_commitment(world: World) -> None:
     """Regression: ``POST .../openings`` gave the service no step and always answered 500."""
     made = world.room.create_match("vote", ["ana", "ben"], custody={"ana": "self"})
+    made["player_tokens"] = seat_all(world.room, made)
     mid, client = made["match_id"], world.app.test_client()
     ana, host = _bearer(made["player_tokens"]["ana"]), _bearer(made["host_token"])
     opened = client.post(f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=host)

@@ -49,6 +49,7 @@ from domain.rules import game_names, get_rules
 from domain.rules.base import Disclosure
 from replay.bundle import dump_bundle
 from service.simulate import load_scenario
+from tests.actions import claim_seats
 from tests.conftest import PG_URL, SCENARIOS
 from tests.roomy import roomy_app
 from web import service
@@ -174,7 +175,7 @@ class Hunt:
         made = self.act("POST", "/api/matches", body, expect=201)
         self.match_id = made["match_id"]
         self.seed = self.room.get_match(self.match_id).seed
-        self.tokens = {"host": made["host_token"], **made["player_tokens"]}
+        self.tokens = {"host": made["host_token"], **claim_seats(self.app.test_client(), made)}
         self.viewers = [Viewer("anonymous", self.app.test_client())]
         for role, token in self.tokens.items():
             client = self.app.test_client()

@@ -133,7 +133,13 @@ class Load:
         reply = self.api.post("/api/matches", body)
         assert reply.status == CREATED, f"create {plan.game}: {reply.status} {reply.body}"
         created = reply.body
-        return Table(created["match_id"], plan, created["host_token"], created["player_tokens"])
+        mid = created["match_id"]
+        tokens = {}
+        for player, invite in created["invites"].items():
+            claimed = self.api.post(f"/api/matches/{mid}/players/{player}/claim", {"invite": invite})
+            assert claimed.status == CREATED, f"claim {player}: {claimed.status} {claimed.body}"
+            tokens[player] = claimed.body["token"]
+        return Table(mid, plan, created["host_token"], tokens)
 
     def start(self, tables: list[Table]) -> None:
         """Play every table in a host thread of its own, in the background."""
