@@ -16,7 +16,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
 from playwright.sync_api import expect
 
 from domain.submission_signing import submission_message
@@ -198,7 +201,8 @@ def test_the_backup_file_restores_the_seat_in_another_browser(
     laptop = pages()
     laptop.set_viewport_size({"width": 1280, "height": 900})
     laptop.goto(room_url(links["ana"]))
-    expect(laptop.locator("#sign-in-message")).to_contain_text("restore your seat from its backup file")
+    asking = laptop.locator("#sign-in-message")
+    expect(asking).to_contain_text("restore your seat from its backup file")
     shoot(laptop, screenshot, "claims-restore")
 
     # 3. Another player's backup is refused in words.
@@ -337,3 +341,103 @@ def test_an_identical_resend_is_a_success_and_a_new_pick_replaces_the_earlier_on
         r["data"]["commitment"] for r in records(room, mid) if r["type"] == "SubmissionCommitted"
     ]
     assert commitments == [first["record"]["data"]["commitment"], sent, again]
+
+
+def create_by_api(page: Page, players: list[str], **extra: Any) -> dict[str, Any]:
+    """Create a vote through the API (as a script would); the answer holds the invites."""
+    answer = page.request.post("/api/matches", data={"game": "vote", "players": players, **extra})
+    assert answer.status == 201, answer.text()
+    return answer.json()
+
+
+def claim_by_api(page: Page, mid: str, player: str, invite: str, **extra: Any) -> str:
+    """Claim a seat through the API (as a bot would); return the seat's credential."""
+    answer = page.request.post(
+        f"/api/matches/{mid}/players/{player}/claim", data={"invite": invite, **extra}
+    )
+    assert answer.status == 201, answer.text()
+    return answer.json()["token"]
+
+
+def test_a_credential_link_still_opens_its_seat_and_a_seat_without_its_key_here_says_so(
+    pages: NewPage, live_server: str
+) -> None:
+    script = pages()
+    created = create_by_api(script, ["ana", "ben"])
+    mid = created["match_id"]
+    host = pages()
+    host.goto(created["links"]["host"])
+    open_step(host)
+    room = f"{live_server}/matches/{mid}/players"
+
+    # 1. A seat a script claimed without a key: its #TOKEN link signs in; picks go unsigned.
+    token = claim_by_api(script, mid, "ana", created["invites"]["ana"])
+    ana = pages()
+    ana.goto(f"{room}/ana#{token}")
+    expect(ana.locator("#seat-state")).to_contain_text("has no signing key")
+    assert "#" not in ana.url
+    seal_pick(ana, "ben")
+    picks = [r for r in records(ana, mid) if r["type"] == "SubmissionCommitted"]
+    assert picks[0]["data"]["signature"] is None
+
+    # 2. A seat whose key lives elsewhere: this browser cannot sign, and says what to do.
+    elsewhere = Ed25519PrivateKey.generate().public_key().public_bytes_raw()  # ben's other device
+    key = base64.b64encode(elsewhere).decode()
+    token = claim_by_api(script, mid, "ben", created["invites"]["ben"], public_key=key)
+    ben = pages()
+    ben.goto(f"{room}/ben#{token}")
+    expect(ben.locator("#seat-state")).to_contain_text("does not hold")
+    ben.get_by_role("button", name="ana", exact=True).click()
+    ben.click("#compute")
+    ben.click("#send")
+    expect(ben.locator("#pick-result")).to_contain_text("restore your seat from its backup file")
+    expect(ben.get_by_label("Backup file of ben's seat")).to_be_visible()
+    assert len([r for r in records(ben, mid) if r["type"] == "SubmissionCommitted"]) == 1
+
+
+def test_a_browser_without_ed25519_claims_its_seat_without_a_key(
+    pages: NewPage, live_server: str
+) -> None:
+    host = pages()
+    host_link, links = create_from_console(host, live_server, "vote", "ana, ben")
+    mid = match_of(host_link)
+    host.goto(host_link)
+    open_step(host)
+    old = pages()
+    old.add_init_script(
+        "crypto.subtle.generateKey = () => Promise.reject(new DOMException('unsupported'));"
+    )
+    old.goto(links["ana"])
+    expect(old.locator("#seat-state")).to_contain_text("has no signing key")
+    seal_pick(old, "ben")
+    log = records(old, mid)
+    assert [r["data"]["public_key"] for r in log if r["type"] == "SeatClaimed"] == [None]
+
+
+def test_a_self_custody_commitment_is_signed_and_opened(
+    pages: NewPage, live_server: str
+) -> None:
+    host = pages()
+    host.goto(f"{live_server}/new")
+    host.select_option("#game", "vote")
+    host.fill("#players", "ana, ben")
+    host.fill("#self-custody", "ana")
+    host.click("#create")
+    expect(host.locator("#created")).to_be_visible()
+    link = host.get_attribute("a.player-link[data-player=ana]", "href") or ""
+    host_link = host.get_attribute("#host-link", "href") or ""
+    mid = match_of(host_link)
+    host.goto(host_link)
+    open_step(host)
+    ana = claim(pages, link)
+    seal_pick(ana, "ben")
+    host.click("#seal")
+    expect(ana.locator("#open-form")).to_be_visible(timeout=10_000)
+    ana.get_by_role("button", name="Open my pick").click()
+    expect(ana.locator("#open-result")).to_have_text("Opened.")
+    log = records(ana, mid)
+    key = next(r["data"]["public_key"] for r in log if r["type"] == "SeatClaimed")
+    commitment = next(r for r in log if r["type"] == "SubmissionCommitted")
+    assert commitment["data"]["custody"] == "self"
+    assert_signed_by(commitment, mid, key)
+    assert any(r["type"] == "OpeningReceived" for r in log)

@@ -2,8 +2,8 @@
 
 The host creates a vote from the host console, opens the step, the players claim their
 seats through their invite links and seal their picks (the commitment computed and signed in
-the browser, the receipt shown), the host seals, the timeline shows the reveals and the picture, and the in-browser
-verification turns every event green. A 6 nimmt! turn follows, with a row decision.
+the browser, the receipt shown), the host seals, the timeline shows the reveals and the
+picture, and the in-browser verification turns every event green. A 6 nimmt! turn follows, with a row decision.
 Screenshots of the main pages go to ``test-artifacts/screenshots``.
 """
 
