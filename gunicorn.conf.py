@@ -13,8 +13,8 @@ Every value comes from the environment; the defaults suit a 2-core machine (docs
 
 Why one worker on SQLite: SQLite has one writer at a time per database file. Inside one
 process, eventsourcing-sqlalchemy queues writers on a lock, first come first served; writers
-in different processes instead poll the file lock until the busy timeout (5 s), so under
-load a worker can be starved and a save fails and is retried. One worker with 8 threads
+in different processes instead poll the file lock until the busy timeout (0.5 s), so under
+load a worker can be starved and a save fails with a 503 (``Retry-After: 1``). One worker with 8 threads
 keeps every write in the fair queue, and a request spends most of its time in SQLite, which
 releases the GIL. On PostgreSQL, each worker is a process of its own with its own pool, and
 two use both cores.
@@ -78,10 +78,18 @@ def on_starting(server: Any) -> None:
 
     Workers starting together on a new store would otherwise race to create them, and the
     loser fails to boot ("table ... already exists"), which stops gunicorn.
-    """
-    from web import create_app, service  # noqa: PLC0415 - only the master needs it here
 
-    service(create_app()).close()
+    A bad setting, or keys that are not the store's (:mod:`service.keys`), stops gunicorn
+    here with one line, ``dealerroom: error: ...``, and exit status 2.
+    """
+    from service.config import ConfigError  # noqa: PLC0415 - only the master needs it here
+    from web import create_app, service  # noqa: PLC0415
+
+    try:
+        service(create_app()).close()
+    except ConfigError as exc:
+        print(f"dealerroom: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     server.log.info("dealerroom: store and keys ready")
 
 
@@ -95,7 +103,8 @@ def post_worker_init(worker: Any) -> None:
     pid = os.getpid()
 
     def tick_when_first() -> None:
-        with path.open("a") as lock:  # open for the worker's life: closing it would unlock
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # private
+        with os.fdopen(descriptor, "a") as lock:  # open for the worker's life: closing unlocks
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

@@ -15,7 +15,9 @@ Only public fields are projected: nothing sealed is ever written here.
 from __future__ import annotations
 
 import json
+import logging
 import threading
+from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -36,10 +38,12 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from domain.match import Match, parse_time
 from service.archive import IMPORT_TOPIC, ImportedMatch
+from service.faults import STORE_FAULTS
+from service.sqlite_pragmas import BUSY_TIMEOUT_MS
 from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from eventsourcing.persistence import Notification
     from sqlalchemy.engine import Connection, Engine
@@ -48,6 +52,8 @@ if TYPE_CHECKING:
     from domain.signed_note import Signer
 
 BATCH = 500
+READ_WAIT_SECONDS = 0.25  # the longest a read waits to catch up before serving what it has
+log = logging.getLogger("dealerroom.readmodel")
 
 
 def _tables(meta: MetaData) -> tuple[Table, Table]:
@@ -132,8 +138,16 @@ class MatchIndex:
                 ).scalar_one()
             )
 
-    def catch_up(self) -> int:
+    def catch_up(self, *, wait: bool = True) -> int:
         """Apply every notification not yet applied; return how many were applied.
+
+        ``wait=False`` is for reads (the match list, the deadline schedule, checkpoints): a
+        read serves what is already projected rather than wait for the write lock. It
+        waits at most :data:`READ_WAIT_SECONDS` for another thread's catch-up or another
+        writer's lock (SQLite's busy timeout, PostgreSQL's lock timeout), and if the store
+        is locked or down it applies nothing and says so in the log: the answer is then the
+        index as it was (what is committed and projected), and the next read or write
+        catches up. Writers wait (their receipt needs their own event in the log).
 
         It starts from the position this process last saw, so catching up with one new
         event costs one read, one write and no re-read. Moving the tracked position from
@@ -145,33 +159,49 @@ class MatchIndex:
         PostgreSQL workers under load), each loss a wasted batch read and write. A thread
         that waits finds its events applied by the one before it.
         """
-        applied = 0
-        with self._catching_up:
-            start = self.position() if self._seen is None else self._seen
-            while True:
-                batch = self._select(start + 1, BATCH)
-                if not batch:
-                    self._seen = start
-                    return applied
-                try:
-                    moved = self._apply_batch(start, batch)
-                except Exception:
-                    self.log.forget()  # the cached trees may hold leaves now rolled back
-                    raise
-                if not moved:  # another worker applied this batch first
-                    start = self.position()
-                    continue
-                applied += len(batch)
-                start = self._seen = batch[-1].id
-                if len(batch) < BATCH:  # that was all there was
-                    return applied
+        if wait:
+            with self._catching_up:
+                return self._catch_up(wait=True)
+        if not self._catching_up.acquire(timeout=READ_WAIT_SECONDS):
+            return 0  # another thread is catching up; it applies what this one would
+        try:
+            return self._catch_up(wait=False)
+        except STORE_FAULTS as exc:
+            log.warning("read served without catching up: the store is busy or down (%s)",
+                        type(exc).__name__)  # fmt: skip
+            return 0
+        finally:
+            self._catching_up.release()
 
-    def _apply_batch(self, start: int, batch: Sequence[Notification]) -> bool:
+    def _catch_up(self, *, wait: bool) -> int:
+        """Catch up, holding ``self._catching_up``."""
+        applied = 0
+        start = self.position() if self._seen is None else self._seen
+        while True:
+            batch = self._select(start + 1, BATCH)
+            if not batch:
+                self._seen = start
+                return applied
+            try:
+                moved = self._apply_batch(start, batch, wait=wait)
+            except Exception:
+                self.log.forget()  # the cached trees may hold leaves now rolled back
+                raise
+            if not moved:  # another worker applied this batch first
+                start = self.position()
+                continue
+            applied += len(batch)
+            start = self._seen = batch[-1].id
+            if len(batch) < BATCH:  # that was all there was
+                return applied
+
+    def _apply_batch(self, start: int, batch: Sequence[Notification], *, wait: bool = True) -> bool:
         """Move the position from ``start`` past ``batch`` and apply it, in one transaction.
 
         Returns ``False``, having written nothing, when the position is no longer ``start``.
+        Without ``wait``, the transaction waits at most :data:`READ_WAIT_SECONDS` for a lock.
         """
-        with self.engine.begin() as conn:
+        with self.engine.begin() as conn, self._lock_wait(conn, wait=wait):
             moved = conn.execute(
                 update(self.tracking)
                 .where(self.tracking.c.name == self.NAME, self.tracking.c.position == start)
@@ -190,6 +220,29 @@ class MatchIndex:
                     self._apply_import(conn, self._to_event(notification))
             self.log.apply_events(conn, events)
         return True
+
+    @contextmanager
+    def _lock_wait(self, conn: Connection, *, wait: bool) -> Iterator[None]:
+        """Within ``conn``'s transaction, wait for locks only briefly unless ``wait``."""
+        if wait:
+            yield
+            return
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":  # SET LOCAL ends with the transaction
+            conn.exec_driver_sql(f"SET LOCAL lock_timeout = '{int(READ_WAIT_SECONDS * 1000)}ms'")
+            yield
+        elif dialect == "sqlite":  # a connection setting: put it back before the pool has it
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(READ_WAIT_SECONDS * 1000)}")
+            try:
+                yield
+            finally:
+                try:
+                    conn.exec_driver_sql(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                except Exception:  # never pool a connection with the short wait
+                    conn.invalidate()
+                    raise
+        else:
+            yield
 
     def _apply(self, conn: Connection, event: MatchT.Event) -> None:
         match_id = str(event.originator_id)
@@ -274,7 +327,7 @@ class MatchIndex:
         ``imported`` says whether the match is another host's bundle imported here;
         ``origin`` is the log origin of its checkpoints (this service's for its own).
         """
-        self.catch_up()
+        self.catch_up(wait=False)
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(self.index, self.imports.c.origin)
@@ -300,7 +353,7 @@ class MatchIndex:
 
     def due(self, now: datetime) -> list[tuple[str, str]]:
         """Matches with a deadline at or before ``now``: (match id, what is due)."""
-        self.catch_up()
+        self.catch_up(wait=False)
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(self.index.c.match_id, self.index.c.due_kind).where(

@@ -1,4 +1,4 @@
-"""The embedded SQLite store's connection settings: WAL, a busy timeout, synchronous=FULL.
+"""The embedded SQLite store's connection settings: WAL, a short busy timeout, synchronous=FULL.
 
 ``eventsourcing-sqlalchemy`` builds the engine from ``SQLALCHEMY_URL`` and offers no engine
 options, so :func:`tune_sqlite` hooks SQLAlchemy's ``connect`` event on that engine: every
@@ -8,9 +8,16 @@ before the hook (the ones that created the tables) are discarded, so none escape
 * ``journal_mode=WAL``: readers never block the writer, and a commit appends to the WAL
   instead of rewriting pages under a rollback journal. The mode is stored in the database
   file; asking on every connection is cheap and repairs a file copied in another mode.
-* ``busy_timeout=5000``: a writer waits up to 5 s for another process's (or the read
-  model's) write lock instead of failing at once; a save that still fails is retried by
-  the service (:meth:`service.application.DealerRoom._command`).
+* ``busy_timeout=500``: a writer waits up to half a second for another connection's write
+  lock (the read model's catch-up, another worker, an operator's ``sqlite3`` shell) instead
+  of failing at once. Writes of one process queue in the event store before they reach
+  SQLite, so the lock is only ever held for one short transaction and half a second is
+  plenty; a save that still fails means the file is locked by someone else, and the caller
+  gets a quick 503 with ``Retry-After`` (:mod:`service.faults`) instead of waiting. (It was
+  5 s, retried twelve times: a submission against a locked file waited 66 s for a 400.)
+  Reads never wait for it: in WAL mode readers see the last commit while a writer holds the
+  lock, and the read model's catch-up on a read path waits only a moment
+  (:meth:`service.readmodel.MatchIndex.catch_up`).
 * ``synchronous=FULL``: the WAL is fsynced at every commit. Any setting survives a
   ``kill -9`` of the process (a committed transaction is in the operating system's hands);
   ``NORMAL`` would lose the last commits on a power cut or a kernel crash. A lost commit
@@ -28,7 +35,7 @@ from sqlalchemy import event
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MS = 500
 SYNCHRONOUS_LEVELS = ("NORMAL", "FULL", "EXTRA")
 
 

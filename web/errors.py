@@ -1,24 +1,38 @@
 """Error answers: every error is a short JSON object ``{"error": message}``, never a traceback.
 
 Client faults are 4xx; server trouble (the store locked or down) is a quick 503 with
-``Retry-After``; anything else is a logged 500 whose answer says nothing internal.
+``Retry-After``; sealed data that the configured keys cannot open (a key missing or wrong,
+a tampered store) is a 503 that says only that the operator has been told; anything else
+is a logged 500 whose answer says nothing internal. Server-side details (SQL, file paths,
+event topics, key ids) go to the log, never into an answer.
+
+A body of unknown length (``Transfer-Encoding: chunked``) over the limit is a 413 like one
+whose ``Content-Length`` says so: werkzeug stops reading such a body at the limit and
+passes on what it read, so a long chunked JSON body was cut and answered 400.
 """
 
 from __future__ import annotations
 
 import logging
+from io import BytesIO
 from typing import Any
 
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from domain.match import BadInvite, MatchConflict
+from domain.sealed import SealedBindingError
 from service.application import NotFound
+from service.faults import RETRY_AFTER_SECONDS, STORE_FAULTS
+from service.sealing import SealingError
 
 log = logging.getLogger("dealerroom.web")
 
 CONFLICTS = (MatchConflict,)  # not now: a step not open, a seat taken, the match over...
 REFUSED = (BadInvite,)  # a secret that is not this seat's
+KEY_FAULTS = (SealingError, SealedBindingError)  # the operator's problem, never the caller's
+UNAVAILABLE = "the service cannot answer right now; try again in a moment"
+CANNOT_OPEN = "the service cannot read this data right now; its operator has been told"
 
 
 def error(status: int, message: str) -> Any:
@@ -47,6 +61,44 @@ def init_app(app: Flask) -> None:
         if exc.code == 401:  # noqa: PLR2004
             response.headers["WWW-Authenticate"] = 'Bearer realm="dealerroom"'
         return response
+
+    def store_fault(exc: Exception) -> Any:
+        log.warning("store unavailable on %s %s: %s: %s", request.method, request.path,
+                    type(exc).__name__, exc)  # fmt: skip
+        response = error(503, UNAVAILABLE)
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+
+    for fault in STORE_FAULTS:
+        app.register_error_handler(fault, store_fault)
+
+    def key_fault(exc: Exception) -> Any:
+        log.error("sealed data cannot be opened on %s %s: %s", request.method, request.path, exc)
+        return error(503, CANNOT_OPEN)
+
+    for fault in KEY_FAULTS:
+        app.register_error_handler(fault, key_fault)
+
+    @app.before_request
+    def bounded_chunked_body() -> Any:
+        """Read a chunked body up to one byte past the limit: past it, answer 413."""
+        environ = request.environ
+        if "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            return None
+        limit = int(app.config["MAX_CONTENT_LENGTH"])
+        stream, body = environ["wsgi.input"], bytearray()
+        while len(body) <= limit:
+            chunk = stream.read(min(64 * 1024, limit + 1 - len(body)))
+            if not chunk:
+                break
+            body += chunk
+        if len(body) > limit:
+            return error(413, f"the request body is over the limit of {limit // 1024} KiB")
+        # From here on the body is an ordinary one of known length.
+        environ["wsgi.input"] = BytesIO(bytes(body))
+        environ["CONTENT_LENGTH"] = str(len(body))
+        del environ["HTTP_TRANSFER_ENCODING"]
+        return None
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:

@@ -89,7 +89,7 @@ from service.application import DealerRoom
 from service.config import Settings
 
 room = DealerRoom(Settings.load({"DEALERROOM_INSTANCE": sys.argv[1]}))
-voters = [f"v{i}" for i in range(400)]
+voters = [f"v{i}" for i in range(100)]  # a vote takes at most 100 players
 match_id = room.create_match("vote", voters)["match_id"]
 room.open_step(match_id)
 print(match_id, flush=True)
