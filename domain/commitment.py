@@ -27,11 +27,39 @@ from domain.canonical import canonical_json, lp
 
 TAG = b"dealerroom/commit/v1"
 SALT_SIZE = 32
+MAX_PAYLOAD_DEPTH = 32
+"""The deepest nesting of lists and objects a committed payload may have (picks use 3)."""
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 class CommitmentError(ValueError):
     """A commitment, salt or opening is malformed or does not match."""
+
+
+def check_payload_depth(payload: Any) -> None:
+    """Refuse a payload nested deeper than :data:`MAX_PAYLOAD_DEPTH`, without recursion.
+
+    Canonical JSON recurses once per level, so a payload from a caller is measured first
+    (a self-custody opening is hashed before the rules look at it).
+
+    >>> check_payload_depth({"wants": ["R1"]})
+    >>> check_payload_depth([[[]]] * 2)
+
+    :raises CommitmentError: when it is nested deeper.
+    """
+    level: list[Any] = [payload]
+    for _ in range(MAX_PAYLOAD_DEPTH + 1):
+        inner: list[Any] = []
+        for value in level:
+            if isinstance(value, dict):
+                inner.extend(value.values())
+            elif isinstance(value, list | tuple):
+                inner.extend(value)
+        if not inner:
+            return
+        level = inner
+    msg = f"a pick is nested at most {MAX_PAYLOAD_DEPTH} levels deep"
+    raise CommitmentError(msg)
 
 
 def canonical_match_id(match_id: str) -> str:
@@ -52,7 +80,8 @@ def canonical_match_id(match_id: str) -> str:
 def commit(match_id: str, step: int, player: str, payload: Any, salt: bytes) -> str:
     """Return the lowercase hex commitment to ``payload``.
 
-    :raises CommitmentError: for a salt that is not 32 bytes or a bad step.
+    :raises CommitmentError: for a salt that is not 32 bytes, a bad step or a payload
+        nested deeper than :data:`MAX_PAYLOAD_DEPTH`.
 
     >>> commit("00000000-0000-4000-8000-000000000000", 1, "ana", {"card": 11}, bytes(32))[:16]
     'd41df6541a57051e'
@@ -63,6 +92,7 @@ def commit(match_id: str, step: int, player: str, payload: Any, salt: bytes) -> 
     if isinstance(step, bool) or not isinstance(step, int) or step < 0:
         msg = "a step number is a non-negative integer"
         raise CommitmentError(msg)
+    check_payload_depth(payload)
     message = (
         TAG
         + b"\x00"

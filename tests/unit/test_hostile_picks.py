@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.canonical import canonical_json
+from domain.commitment import CommitmentError, Opening, commit
 from domain.fairrand import Rng
 from domain.rules import game_names, get_rules
 from domain.rules.base import DecisionRequest, Resolution, Rules, RulesError, State, play_step
@@ -341,3 +342,14 @@ def test_the_hostile_values_reach_every_kind() -> None:
 
     census()
     assert {"NoneType", "bool", "int", "float", "str", "list", "dict"} <= kinds
+
+
+@pytest.mark.parametrize("depth", [33, 900, 5000])
+def test_an_opening_nested_too_deeply_is_refused_before_it_is_hashed(depth: int) -> None:
+    # A self-custody opening is hashed before the rules see it; canonical JSON recurses per
+    # level, so the depth is measured first and a deep one opens nothing (no RecursionError).
+    payload = nested(depth, "ana")
+    with pytest.raises(CommitmentError, match="nested at most 32 levels deep"):
+        commit(MATCH_ID, 1, "ana", payload, SEED)
+    assert not Opening(payload, SEED.hex()).opens("0" * 64, MATCH_ID, 1, "ana")
+    commit(MATCH_ID, 1, "ana", nested(32, "ana"), SEED)
