@@ -387,7 +387,11 @@ class DealerRoom(Application[UUID]):
         if seconds is not None:
             deadline = format_time(self.now() + timedelta(seconds=seconds))
         elif deadline is not None:
-            deadline = format_time(parse_time(deadline))
+            moment = parse_time(deadline)
+            if moment <= self.now():
+                msg = f"the deadline {format_time(moment)} has passed already; give a later one"
+                raise MatchError(msg)
+            deadline = format_time(moment)
         return self._command(
             match_id, HOST, lambda m: m.open_step(self.now(), deadline=deadline, deal=deal)
         )

@@ -32,7 +32,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     env = {k: str(v) for k, v in app.config.items() if k.startswith("DEALERROOM_")}
     settings = Settings.load(env)
     app.config["SECRET_KEY"] = settings.session_key
-    app.extensions[EXTENSION] = DealerRoom(settings)
+    room = DealerRoom(settings)
+    app.extensions[EXTENSION] = room
+    room.tick()  # deadlines that passed while no service ran are applied before serving
 
     from web import api, checker, pages, security  # noqa: PLC0415 - blueprints import the app's helpers
 

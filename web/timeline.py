@@ -59,6 +59,10 @@ def describe(record: dict[str, Any]) -> str:
     texts = {
         "MatchCreated": lambda: f"{data.get('game')} for {', '.join(data.get('players', []))}",
         "SeedCommitted": lambda: f"host seed committed: hash {str(data.get('seed_hash', ''))[:16]}…",
+        "SeatClaimed": lambda: f"{data.get('player')} claimed their seat"
+        + (" and registered a signing key" if data.get("public_key") else " (no signing key)"),
+        "SeatReinvited": lambda: f"the host issued a new invite for {data.get('player')}'s seat; "
+        "the old one and its credential no longer work",
         "PlayerJoined": lambda: f"{data.get('player')} joined"
         + (" with entropy" if data.get("entropy") else ""),
         "StepOpened": lambda: f"step {data.get('step')} opened"

@@ -112,3 +112,31 @@ def test_a_resend_with_a_new_salt_answers_the_new_commitment(tmp_path: Path) -> 
     again = client.post(url, json=body, headers=ana).get_json()
     assert [a["unchanged"] for a in (*answers, again)] == [False, False, True]
     assert again["commitment"] == answers[1]["commitment"]
+
+
+def test_a_deadline_that_passed_while_no_service_ran_is_applied_before_serving(tmp_path: Path) -> None:
+    """Finding 4: after a restart spanning a deadline, late picks were accepted 3-4 s late."""
+    from datetime import UTC, datetime, timedelta  # noqa: PLC0415
+
+    from service.application import DealerRoom  # noqa: PLC0415
+    from service.config import Settings  # noqa: PLC0415
+
+    instance = tmp_path / "instance"
+    earlier = datetime.now(tz=UTC) - timedelta(hours=1)
+    before = DealerRoom(Settings.load({"DEALERROOM_INSTANCE": str(instance)}), clock=lambda: earlier)
+    mid = before.create_match("vote", ["ana", "ben"])["match_id"]
+    before.open_step(mid, seconds=60)  # its deadline passed 59 minutes ago
+    before.close()
+    client = roomy_app(instance).test_client()  # the restart: nothing has ticked yet
+    status = client.get(f"/api/matches/{mid}").get_json()
+    assert status["finished"] is True
+    sealed = [r for r in client.get(f"/api/matches/{mid}/records").get_json() if r["type"] == "StepSealed"]
+    assert sealed[0]["data"]["actor"] == "system"
+
+
+def test_a_deadline_in_the_past_is_refused(tmp_path: Path) -> None:
+    client = roomy_app(tmp_path / "instance").test_client()
+    made = _match(client)
+    answer = client.post(f"/api/matches/{made['match_id']}/steps", json={"deadline": "2020-01-01T00:00:00Z"},
+                         headers=_bearer(made["host_token"]))
+    assert answer.status_code == 400 and "passed already" in answer.get_json()["error"]
