@@ -24,13 +24,13 @@ from domain.match import BadInvite, MatchConflict
 from domain.sealed import SealedBindingError
 from service.application import NotFound
 from service.faults import RETRY_AFTER_SECONDS, STORE_FAULTS
-from service.sealing import SealingError
+from service.sealing import SealingError, UnreadableEvent
 
 log = logging.getLogger("dealerroom.web")
 
 CONFLICTS = (MatchConflict,)  # not now: a step not open, a seat taken, the match over...
 REFUSED = (BadInvite,)  # a secret that is not this seat's
-KEY_FAULTS = (SealingError, SealedBindingError)  # the operator's problem, never the caller's
+KEY_FAULTS = (SealingError, SealedBindingError, UnreadableEvent)  # the operator's, not the caller's
 UNAVAILABLE = "the service cannot answer right now; try again in a moment"
 CANNOT_OPEN = "the service cannot read this data right now; its operator has been told"
 
