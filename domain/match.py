@@ -154,12 +154,12 @@ def check_salt_randomness(salt: bytes) -> None:
     >>> check_salt_randomness(bytes(32))
     Traceback (most recent call last):
     ...
-    domain.match.BadSalt: the salt is not random (it has 1 distinct byte values of 32); draw 32 random bytes
+    domain.match.BadSalt: the salt is not random (1 distinct byte values in 32); draw 32 random bytes
     """
     distinct = len(set(salt))
     if distinct < MIN_DISTINCT_SALT_BYTES:
         msg = (
-            f"the salt is not random (it has {distinct} distinct byte values of {len(salt)}); "
+            f"the salt is not random ({distinct} distinct byte values in {len(salt)}); "
             "draw 32 random bytes"
         )
         raise BadSalt(msg)

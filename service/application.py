@@ -36,13 +36,13 @@ from domain.match import (
     public_record,
     token_hash,
 )
+from domain.signed_note import Signer
 from service.archive import ImportedMatch, ImportedMatchError, find_imported
 from service.config import Settings
 from service.faults import StoreUnavailable, is_conflict
-from service.keys import check_keys
 from service.grants import Grants, made_from
+from service.keys import check_keys
 from service.readmodel import MatchIndex
-from domain.signed_note import Signer
 from service.sealing import SealedTranscoding
 from service.sqlite_pragmas import tune_sqlite
 

@@ -105,7 +105,7 @@ class Grants:
         t = self.table
         with self.engine.begin() as conn:
             conn.execute(
-                update(t).where(t.c.match_id == match_id, t.c.grant_hash.in_(hashes)).values(
-                    revoked=True
-                )
+                update(t)
+                .where(t.c.match_id == match_id, t.c.grant_hash.in_(hashes))
+                .values(revoked=True)
             )

@@ -33,14 +33,26 @@ def test_the_per_player_rate_limit_holds_however_the_match_id_is_spelled(tmp_pat
     client = app.test_client()
     made = _match(client)
     mid = made["match_id"]
-    client.post(f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=_bearer(made["host_token"]))
-    spellings = [mid, mid.upper(), mid.replace("-", ""), "{" + mid + "}", f"urn:uuid:{mid}",
-                 mid.replace("-", "").upper(), mid]
+    client.post(
+        f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=_bearer(made["host_token"])
+    )
+    spellings = [
+        mid,
+        mid.upper(),
+        mid.replace("-", ""),
+        "{" + mid + "}",
+        f"urn:uuid:{mid}",
+        mid.replace("-", "").upper(),
+        mid,
+    ]
     codes = []
     for n, spelled in enumerate(spellings):
         vote = "ana" if n % 2 else "ben"
-        answer = client.post(f"/api/matches/{spelled}/players/ana/submissions",
-                             json={"payload": {"vote": vote}}, headers=_bearer(made["tokens"]["ana"]))
+        answer = client.post(
+            f"/api/matches/{spelled}/players/ana/submissions",
+            json={"payload": {"vote": vote}},
+            headers=_bearer(made["tokens"]["ana"]),
+        )
         codes.append(answer.status_code)
     assert codes.count(201) == 4, codes
     assert codes[4:] == [429, 429, 429], codes
@@ -51,8 +63,12 @@ def test_out_of_range_deadlines_are_a_400_not_a_500(tmp_path: Path) -> None:
     client = roomy_app(tmp_path / "instance").test_client()
     made = _match(client)
     url = f"/api/matches/{made['match_id']}/steps"
-    for deadline in ("0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "x" * 5000,
-                     "2026-13-01T00:00:00Z"):
+    for deadline in (
+        "0001-01-01T00:00:00+14:00",
+        "9999-12-31T23:59:59-14:00",
+        "x" * 5000,
+        "2026-13-01T00:00:00Z",
+    ):
         answer = client.post(url, json={"deadline": deadline}, headers=_bearer(made["host_token"]))
         assert answer.status_code == 400, (deadline[:40], answer.get_json())
         assert "time" in answer.get_json()["error"]
@@ -84,11 +100,15 @@ def test_a_signature_from_a_player_without_a_key_is_refused_at_the_door(tmp_path
     client = roomy_app(tmp_path / "instance").test_client()
     made = _match(client)
     mid = made["match_id"]
-    client.post(f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=_bearer(made["host_token"]))
+    client.post(
+        f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=_bearer(made["host_token"])
+    )
     before = len(client.get(f"/api/matches/{mid}/records").get_json())
-    answer = client.post(f"/api/matches/{mid}/players/ana/submissions",
-                         json={"payload": {"vote": "ben"}, "signature": "A" * 60_000},
-                         headers=_bearer(made["tokens"]["ana"]))
+    answer = client.post(
+        f"/api/matches/{mid}/players/ana/submissions",
+        json={"payload": {"vote": "ben"}, "signature": "A" * 60_000},
+        headers=_bearer(made["tokens"]["ana"]),
+    )
     assert answer.status_code == 400 and "signature" in answer.get_json()["error"]
     assert len(client.get(f"/api/matches/{mid}/records").get_json()) == before
 
@@ -100,7 +120,9 @@ def test_a_resend_with_a_new_salt_answers_the_new_commitment(tmp_path: Path) -> 
     client = roomy_app(tmp_path / "instance").test_client()
     made = _match(client)
     mid = made["match_id"]
-    client.post(f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=_bearer(made["host_token"]))
+    client.post(
+        f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=_bearer(made["host_token"])
+    )
     url = f"/api/matches/{mid}/players/ana/submissions"
     ana = _bearer(made["tokens"]["ana"])
     answers = []
@@ -114,7 +136,9 @@ def test_a_resend_with_a_new_salt_answers_the_new_commitment(tmp_path: Path) -> 
     assert again["commitment"] == answers[1]["commitment"]
 
 
-def test_a_deadline_that_passed_while_no_service_ran_is_applied_before_serving(tmp_path: Path) -> None:
+def test_a_deadline_that_passed_while_no_service_ran_is_applied_before_serving(
+    tmp_path: Path,
+) -> None:
     """Finding 4: after a restart spanning a deadline, late picks were accepted 3-4 s late."""
     from datetime import UTC, datetime, timedelta  # noqa: PLC0415
 
@@ -123,20 +147,27 @@ def test_a_deadline_that_passed_while_no_service_ran_is_applied_before_serving(t
 
     instance = tmp_path / "instance"
     earlier = datetime.now(tz=UTC) - timedelta(hours=1)
-    before = DealerRoom(Settings.load({"DEALERROOM_INSTANCE": str(instance)}), clock=lambda: earlier)
+    before = DealerRoom(
+        Settings.load({"DEALERROOM_INSTANCE": str(instance)}), clock=lambda: earlier
+    )
     mid = before.create_match("vote", ["ana", "ben"])["match_id"]
     before.open_step(mid, seconds=60)  # its deadline passed 59 minutes ago
     before.close()
     client = roomy_app(instance).test_client()  # the restart: nothing has ticked yet
     status = client.get(f"/api/matches/{mid}").get_json()
     assert status["finished"] is True
-    sealed = [r for r in client.get(f"/api/matches/{mid}/records").get_json() if r["type"] == "StepSealed"]
+    sealed = [
+        r for r in client.get(f"/api/matches/{mid}/records").get_json() if r["type"] == "StepSealed"
+    ]
     assert sealed[0]["data"]["actor"] == "system"
 
 
 def test_a_deadline_in_the_past_is_refused(tmp_path: Path) -> None:
     client = roomy_app(tmp_path / "instance").test_client()
     made = _match(client)
-    answer = client.post(f"/api/matches/{made['match_id']}/steps", json={"deadline": "2020-01-01T00:00:00Z"},
-                         headers=_bearer(made["host_token"]))
+    answer = client.post(
+        f"/api/matches/{made['match_id']}/steps",
+        json={"deadline": "2020-01-01T00:00:00Z"},
+        headers=_bearer(made["host_token"]),
+    )
     assert answer.status_code == 400 and "passed already" in answer.get_json()["error"]
