@@ -483,6 +483,7 @@ def play_scenario(  # noqa: PLR0913
             custody=dict(custody or {}),
             player_keys={p: player_public_key(k) for p, k in keys.items()},
             credentials={},
+            invites={},
             seed=seed,
             at=clock(),
         )

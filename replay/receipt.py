@@ -31,7 +31,7 @@ from domain.receipt import (
     decode_hashes,
     open_signed_checkpoint,
 )
-from domain.signed_note import Checkpoint, Signer, Verifier
+from domain.signed_note import MAX_TREE_SIZE, Checkpoint, Signer, Verifier
 from replay.bundle import (
     BundleError,
     check_record_shape,
@@ -156,8 +156,8 @@ def check_receipt_shape(receipt: Any) -> dict[str, Any]:
         raise ReceiptError(msg)
     for name in ("leaf_index", "tree_size"):
         value = receipt[name]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            msg = f"{name} is a whole number, not {value!r}"
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TREE_SIZE:
+            msg = f"{name} is a whole number up to 2^63-1, not {value!r}"
             raise ReceiptError(msg)
     if not isinstance(receipt["checkpoint"], str) or not isinstance(receipt["public_key"], str):
         msg = "checkpoint and public_key are text"

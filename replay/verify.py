@@ -55,14 +55,16 @@ import re
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from domain.commitment import CommitmentError, commit, salt_from_hex
+from domain.match import format_time
 from domain.fairrand import seed_hash
 from domain.merkle import EMPTY_ROOT, MerkleLog, leaf_hash, record_leaf_hash
 from domain.rules import get_rules
 from domain.rules.base import Disclosure
-from domain.signed_note import NoteError, Verifier, open_checkpoint
+from domain.signed_note import MAX_TREE_SIZE, NoteError, Verifier, open_checkpoint
 from replay.bundle import (
     BundleError,
     check_bundle,
@@ -100,12 +102,34 @@ PROGRESS_LARGE = 50_000  # records; a bundle this long shows progress even off a
 
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-_TYPES = (
-    "MatchCreated", "SeedCommitted", "PlayerJoined", "StepOpened", "SubmissionCommitted",
-    "StepSealed", "DefaultApplied", "OpeningReceived", "SubmissionRevealed",
-    "DecisionRequested", "DecisionMade", "StepResolved", "MatchFinished", "DealRevealed",
-    "SeedRevealed",
-)  # fmt: skip
+# The fields of each record's data besides "actor" (PROTOCOL.md section 3): exactly these.
+_FIELDS: dict[str, frozenset[str]] = {
+    kind: frozenset(names.split())
+    for kind, names in {
+        "MatchCreated": "game rules_version options players origin custody player_keys",
+        "SeedCommitted": "seed_hash",
+        "PlayerJoined": "player entropy",
+        "SeatClaimed": "player public_key",
+        "SeatReinvited": "player",
+        "StepOpened": "step kind submitters deadline deal_source deal view",
+        "SubmissionCommitted": "step player commitment custody supersedes signature",
+        "StepSealed": "step submitted missing",
+        "DefaultApplied": "step player payload reason",
+        "OpeningReceived": "step player commitment",
+        "SubmissionRevealed": "step player commitment payload salt",
+        "DecisionRequested": "step index player kind prompt default deadline",
+        "DecisionMade": "step index player payload defaulted",
+        "StepResolved": "step outcome view",
+        "MatchFinished": "result",
+        "DealRevealed": "step private",
+        "SeedRevealed": "seed",
+    }.items()
+}
+_TYPES = tuple(_FIELDS)
+# Seats are claimed and re-invited at any time after SeedCommitted, even after the match
+# ended; these records take no part in the order of steps.
+_SEAT_TYPES = frozenset({"SeatClaimed", "SeatReinvited"})
+_DEADLINE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:\d\d)")
 
 
 # ---------------------------------------------------------------------------
@@ -434,6 +458,15 @@ def _check_signatures(v: BundleVerifier, header: Mapping[str, Any]) -> None:
     checkpoints = header["checkpoints"]
     for cp in checkpoints:
         size, note = cp["size"], cp["note"]
+        if not 0 < size <= MAX_TREE_SIZE:
+            v.fail(
+                "signature",
+                previous,
+                f"a checkpoint is listed at size {size}; a bundle's checkpoints have sizes 1 to "
+                "2^63-1 (one of the empty log vouches for nothing)",
+            )
+            previous = size if size <= MAX_TREE_SIZE else previous
+            continue
         keys = [key] if v.trusted is None else [v.trusted]
         try:
             body = open_checkpoint(note, keys, origin)
@@ -587,6 +620,8 @@ class _StepLog:
     revealed: set[str] = field(default_factory=set)
     requests: list[str] = field(default_factory=list)  # player of each request
     decisions: int = 0
+    deadline: str | None = None  # as record times are written, to compare as text
+    request_deadlines: list[str | None] = field(default_factory=list)
 
 
 # The order of events within a step (PROTOCOL.md section 3). A self-custody player whose
@@ -626,6 +661,8 @@ class _LogPart(_Part):
         self.deal_step = 0
         self.reveals = 0
         self.signed = 0
+        self.at = ""  # this record's time, when well formed
+        self.claimed: set[str] = set()  # seats claimed and not re-invited since
 
     # -- reporting --------------------------------------------------------------------
 
@@ -640,25 +677,55 @@ class _LogPart(_Part):
             return
         if not isinstance(data.get("actor"), str):
             self.bad(f"record {self.seq} ({kind}) names no actor")
-        if not isinstance(record.get("at"), str) or not _TIME.fullmatch(record["at"]):
-            self.bad(
-                f"record {self.seq} has the time {record.get('at')!r}, not RFC 3339 UTC with "
-                "microseconds"
-            )
+        self.check_time(record.get("at"))
         if self.seq == 0 and kind != "MatchCreated":
             self.bad("the log must start with MatchCreated")
         elif self.seq == 1 and kind != "SeedCommitted":
             self.bad("the second record must be SeedCommitted")
-        if self.after == _AFTER["SeedRevealed"]:
+        if self.after == _AFTER["SeedRevealed"] and kind not in _SEAT_TYPES:
             self.bad(f"{kind} comes after SeedRevealed, which ends the log")
-        if kind not in _TYPES:
+        if kind not in _FIELDS:
             self.bad(f"record {self.seq} has the unknown type {kind!r}")
-        else:
-            try:
-                getattr(self, f"_{kind}")(data)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                self.bad(f"{kind} at {self.seq} is malformed: {type(exc).__name__}: {exc}")
-        self.last_type = str(kind)
+            return
+        extra = sorted(set(data) - _FIELDS[kind] - {"actor"})
+        if extra:
+            self.bad(
+                f"record {self.seq} ({kind}) has the field(s) {', '.join(map(repr, extra))}, "
+                "which the protocol does not define for it"
+            )
+        try:
+            getattr(self, f"_{kind}")(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self.bad(f"{kind} at {self.seq} is malformed: {type(exc).__name__}: {exc}")
+        if kind not in _SEAT_TYPES:
+            self.last_type = str(kind)
+
+    def check_time(self, at: Any) -> None:
+        """``at`` is RFC 3339 UTC with microseconds and never before the record before."""
+        if not isinstance(at, str) or not _TIME.fullmatch(at):
+            self.bad(
+                f"record {self.seq} has the time {at!r}, not RFC 3339 UTC with microseconds"
+            )
+            return
+        if self.at and at < self.at:  # this format orders as text does
+            self.bad(
+                f"record {self.seq} is at {at}, before the record before it ({self.at}): "
+                "times never go backwards"
+            )
+        self.at = at
+
+    def deadline(self, value: Any, what: str) -> str | None:
+        """A deadline (RFC 3339 or null) written as record times are, to compare as text."""
+        if value is None:
+            return None
+        if not isinstance(value, str) or not _DEADLINE.fullmatch(value):
+            self.bad(f"{what} has the deadline {value!r}, not an RFC 3339 time or null")
+            return None
+        try:
+            return format_time(datetime.fromisoformat(value.replace("Z", "+00:00")))
+        except (ValueError, OverflowError):
+            self.bad(f"{what} has the deadline {value!r}, which is not a time")
+            return None
 
     # -- the set-up -------------------------------------------------------------------
 
@@ -725,6 +792,39 @@ class _LogPart(_Part):
             if self.steps:
                 self.bad(f"{player!r} adds entropy after the first deal")
 
+    def _SeatClaimed(self, data: Mapping[str, Any]) -> None:  # noqa: N802
+        player, key = data["player"], data["public_key"]
+        if player not in self.players:
+            self.bad(f"a seat is claimed for {player!r}, who is not a player")
+            return
+        if data["actor"] != player:
+            self.bad(f"{player}'s seat is claimed by {data['actor']!r}; only the player claims it")
+        if player in self.claimed:
+            self.bad(f"{player}'s seat is claimed again without a re-invite")
+        self.claimed.add(player)
+        if key is None:
+            self.keys.pop(player, None)
+        elif _is_key(key):
+            self.keys[player] = key
+        else:
+            self.keys.pop(player, None)
+            self.v.fail(
+                "signatures",
+                self.seq,
+                f"{player} claimed the seat with a key that is not base64 of a 32-byte Ed25519 "
+                "key",
+            )
+
+    def _SeatReinvited(self, data: Mapping[str, Any]) -> None:  # noqa: N802
+        player = data["player"]
+        if player not in self.players:
+            self.bad(f"a seat is re-invited for {player!r}, who is not a player")
+            return
+        if data["actor"] != "host":
+            self.bad(f"{player}'s seat is re-invited by {data['actor']!r}; only the host re-invites")
+        self.claimed.discard(player)
+        self.keys.pop(player, None)
+
     # -- a step -----------------------------------------------------------------------
 
     def step(self, data: Mapping[str, Any], kind: str, *, phase: str = "sealed") -> _StepLog | None:
@@ -777,9 +877,8 @@ class _LogPart(_Part):
             self.bad(f"step {number} has the deal_source {data['deal_source']!r}")
         if not isinstance(data["deal"], dict) or not isinstance(data["view"], dict):
             self.bad(f"step {number}'s deal and view must be objects")
-        if data["deadline"] is not None and not isinstance(data["deadline"], str):
-            self.bad(f"step {number}'s deadline must be text or null")
-        self.current = _StepLog(number, list(submitters), str(data["deal_source"]))
+        deadline = self.deadline(data["deadline"], f"step {number}")
+        self.current = _StepLog(number, list(submitters), str(data["deal_source"]), deadline=deadline)
         if isinstance(number, int):
             self.steps[number] = self.current
 
@@ -795,6 +894,11 @@ class _LogPart(_Part):
         self.check_signature(data, value)
         if cur is None or not self.submitter(cur, player, "SubmissionCommitted"):
             return
+        if cur.deadline is not None and self.at > cur.deadline:
+            self.bad(
+                f"{player}'s submission at {self.seq} was committed at {self.at}, after step "
+                f"{cur.number}'s deadline {cur.deadline}"
+            )
         self.order(cur, "SubmissionCommitted", _RANK["SubmissionCommitted"])
         if data["custody"] != self.custody.get(player):
             self.bad(
@@ -967,6 +1071,9 @@ class _LogPart(_Part):
         if data["player"] not in self.players:
             self.bad(f"a decision is requested of {data['player']!r}, who is not a player")
         cur.requests.append(data["player"])
+        cur.request_deadlines.append(
+            self.deadline(data["deadline"], f"decision request {data['index']!r} of step {cur.number}")
+        )
 
     def _DecisionMade(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         cur = self.step(data, "DecisionMade")
@@ -985,6 +1092,12 @@ class _LogPart(_Part):
             )
         if not isinstance(data["defaulted"], bool) or not isinstance(data["payload"], dict):
             self.bad("a decision has a payload object and a defaulted flag")
+        due = cur.request_deadlines[index] if index < len(cur.request_deadlines) else None
+        if data["defaulted"] is False and due is not None and self.at > due:
+            self.bad(
+                f"decision {index} of step {cur.number} was made at {self.at}, after its "
+                f"deadline {due} (only its default may come later)"
+            )
         cur.decisions += 1
 
     def _StepResolved(self, data: Mapping[str, Any]) -> None:  # noqa: N802

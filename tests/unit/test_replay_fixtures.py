@@ -210,8 +210,9 @@ def receipts_for(records: list[dict[str, Any]], steps: int = 1) -> list[dict[str
 
 
 def resign(bundle: dict[str, Any], signer: Signer = TEST_KEY) -> dict[str, Any]:
-    """Re-sign every checkpoint of a bundle over its (changed) records."""
-    sizes = [c["size"] for c in bundle["checkpoints"]]
+    """Re-sign every checkpoint of a bundle over its (changed) records; the last covers all."""
+    records = bundle["records"]
+    sizes = [c["size"] for c in bundle["checkpoints"] if c["size"] < len(records)] + [len(records)]
     checkpoints = sign_checkpoints(bundle["records"], signer, bundle["origin"], sizes)
     return build_bundle(
         bundle["records"], checkpoints, signer.verifier(), receipts=bundle["receipts"]
@@ -303,6 +304,65 @@ def tamper_rewritten(
     # The merkle check can only bound the change: it lies after the last checkpoint that holds.
     holds = max(c["size"] for c in earlier if c["size"] <= changed)
     return bundle, {"merkle": holds, "receipts": changed}, why
+
+
+def tamper_record(
+    honest: dict[str, Any], kind: str, change: Any, why: str, check: str = "structure", **match: Any
+) -> tuple[dict[str, Any], dict[str, int], str]:
+    """Change the first ``kind`` record (``change(records, seq)``) and re-sign the log."""
+    bundle = copy.deepcopy(honest)
+    seq = first(bundle["records"], kind, **match)["seq"]
+    bad = change(bundle["records"], seq)
+    return resign(bundle), {check: seq if bad is None else bad}, why.format(seq=seq)
+
+
+def add_field(records: list[dict[str, Any]], seq: int) -> None:
+    records[seq]["data"]["note"] = "the host was here"
+
+
+def step_back_in_time(records: list[dict[str, Any]], seq: int) -> None:
+    records[seq]["at"] = records[seq - 2]["at"]
+
+
+def deadline_before_last_submission(records: list[dict[str, Any]], seq: int) -> int:
+    """Give the step opened at ``seq`` a deadline its last submission missed by 1 µs."""
+    step = records[seq]["data"]["step"]
+    late = [
+        r for r in records if r["type"] == "SubmissionCommitted" and r["data"]["step"] == step
+    ][-1]
+    records[seq]["data"]["deadline"] = late["at"].replace(".000000Z", ".000000+00:00")
+    late["at"] = late["at"].replace(".000000Z", ".000001Z")
+    return int(late["seq"])
+
+
+def decision_after_deadline(records: list[dict[str, Any]], seq: int) -> int:
+    """The decision requested at ``seq`` is answered (not defaulted) after its deadline."""
+    made = records[seq + 1]
+    records[seq]["data"]["deadline"] = records[seq]["at"]
+    made["at"] = made["at"].replace(".000000Z", ".000001Z")
+    made["data"]["defaulted"] = False
+    return int(made["seq"])
+
+
+def reinvite_before(records: list[dict[str, Any]], seq: int) -> None:
+    """The host re-invites the submitter's seat just before it: the key is revoked."""
+    record = records[seq]
+    records.insert(seq, {"seq": seq, "type": "SeatReinvited", "at": records[seq - 1]["at"],
+                         "data": {"actor": "host", "player": record["data"]["player"]}})  # fmt: skip
+    for i, later in enumerate(records[seq:], start=seq):
+        later["seq"] = i
+    return seq + 1
+
+
+def tamper_empty_checkpoint(honest: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int], str]:
+    """List a signed checkpoint of the empty log first: it vouches for nothing."""
+    bundle = copy.deepcopy(honest)
+    empty = sign_checkpoints(bundle["records"], TEST_KEY, bundle["origin"], [0])
+    bundle = build_bundle(
+        bundle["records"], [*empty, *bundle["checkpoints"]], TEST_KEY.verifier(),
+        receipts=bundle["receipts"],
+    )  # fmt: skip
+    return bundle, {"signature": 0}, "a signed checkpoint of size 0 is listed first"
 
 
 def tamper_deal(spec: dict[str, Any], step: int) -> tuple[dict[str, Any], dict[str, int], str]:
@@ -445,6 +505,31 @@ def fixture_set() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
         ),
     )
     add("six-nimmt-seeded", "deal-not-from-seed", tamper_deal(specs["six-nimmt-seeded"], 11))
+    vote = honest["vote-basic"]
+    add("vote-basic", "undefined-field", tamper_record(
+        vote, "SubmissionCommitted", add_field,
+        "SubmissionCommitted (seq {seq}) has a field the protocol does not define; re-signed",
+    ))  # fmt: skip
+    add("vote-basic", "time-backwards", tamper_record(
+        vote, "StepSealed", step_back_in_time,
+        "StepSealed (seq {seq}) is dated before the record before it; re-signed",
+    ))  # fmt: skip
+    add("vote-basic", "late-submission", tamper_record(
+        vote, "StepOpened", deadline_before_last_submission,
+        "the last submission of step 1 came after the deadline StepOpened (seq {seq}) set; "
+        "re-signed",
+    ))  # fmt: skip
+    add("vote-basic", "key-revoked", tamper_record(
+        vote, "SubmissionCommitted", reinvite_before,
+        "ana's seat was re-invited (revoking her key) right before her signed submission "
+        "(seq {seq}); re-signed", check="signatures", player="ana",
+    ))  # fmt: skip
+    add("vote-basic", "empty-checkpoint", tamper_empty_checkpoint(vote))
+    add(nimmt, "late-decision", tamper_record(
+        honest[nimmt], "DecisionRequested", decision_after_deadline,
+        "the decision requested at seq {seq} was made after its deadline, not defaulted; "
+        "re-signed",
+    ))  # fmt: skip
     add("picking-nine-seeded", "deal-not-from-seed", tamper_deal(specs["picking-nine-seeded"], 2))
     return out
 

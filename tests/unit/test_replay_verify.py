@@ -391,7 +391,7 @@ def test_receipts_held_outside_the_bundle_are_checked_too(vote: dict[str, Any]) 
     assert verify_bundle(vote, receipts=[receipt]).check("receipts").detail.startswith("1 receipt")
 
     def rewrite(records: list[dict[str, Any]]) -> None:
-        records[ana]["at"] = "2026-11-21T20:00:00.000000Z"
+        records[ana]["data"]["actor"] = "host"  # only the receipt can tell
 
     verdict = verify_bundle(forge(vote, rewrite), receipts=[receipt])
     assert only_failures(verdict) == {"receipts": ana}

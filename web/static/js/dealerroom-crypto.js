@@ -20,7 +20,7 @@ const CONSISTENCY_FORMAT = "dealerroom/consistency/v1";
 const BUNDLE_FORMAT = "dealerroom/bundle/v1";
 const ALG_ED25519 = 0x01;
 const MAX_SIGNATURES = 100;
-const MAX_TREE_SIZE = (1n << 64n) - 1n;
+const MAX_TREE_SIZE = (1n << 63n) - 1n; // a signed 64-bit integer, as Go's tlog
 const RECEIPT_KEYS = [
   "checkpoint", "format", "inclusion_proof", "leaf_index", "match_id", "origin", "public_key",
   "record", "tree_size",
@@ -427,7 +427,10 @@ export async function parseVerifierKey(text) {
   if (typed[0] !== ALG_ED25519) fail(`verifier key ${describe(key)} is not an Ed25519 (0x01) key`);
   if (typed.length !== 33) fail(`verifier key ${describe(key)} does not hold a 32-byte Ed25519 key`);
   const idText = id.toString(16).padStart(8, "0");
-  return { name, keyId: id, publicKey: typed.slice(1), vkey: `${name}+${idText}+${bytesToBase64(typed)}` };
+  const vkey = `${name}+${idText}+${bytesToBase64(typed)}`;
+  // Only the canonical text names a key (docs/protocol-tamper-evidence.md section 7).
+  if (vkey !== key) fail(`verifier key ${describe(key)} is not in canonical form (lowercase key ID, canonical base64)`);
+  return { name, keyId: id, publicKey: typed.slice(1), vkey };
 }
 
 async function resolveKey(key) {
@@ -535,7 +538,7 @@ export function parseCheckpoint(body) {
     fail(`checkpoint tree size ${describe(sizeText)} is not decimal without leading zeros`);
   }
   const big = BigInt(sizeText);
-  if (big > MAX_TREE_SIZE) fail(`checkpoint tree size ${sizeText} is above 2^64 - 1`);
+  if (big > MAX_TREE_SIZE) fail(`checkpoint tree size ${sizeText} is above 2^63 - 1`);
   if (big > BigInt(Number.MAX_SAFE_INTEGER)) fail(`checkpoint tree size ${sizeText} is too large to check here`);
   let rootHash;
   try {
@@ -887,6 +890,7 @@ async function checkCheckpoints(bundle, keys, tree, findings) {
   // Every note is opened and every root computed at once; then they are read in order.
   const opened = keyProblem ? [] : await inBatches(bundle.checkpoints, async (cp) => {
     try {
+      if (cp.size === 0) fail("it is listed at size 0; a bundle's checkpoints have sizes 1 to 2^63-1");
       // A pinned key must be the log key (resolveLogKeys), so one key opens every note.
       const body = await openCheckpoint(cp.note, logKey, bundle.origin);
       if (body.size !== cp.size) fail(`it is listed at size ${cp.size} but signs size ${body.size}`);
