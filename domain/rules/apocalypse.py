@@ -117,10 +117,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from domain.rules.base import (
+    JSON,
     BadOptions,
     Disclosure,
     IllegalPick,
-    JSON,
     Payload,
     Resolution,
     Rules,

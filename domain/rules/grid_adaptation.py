@@ -118,12 +118,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
+    JSON,
     BadDeal,
     BadOptions,
     Deal,
     Disclosure,
     IllegalPick,
-    JSON,
     Payload,
     Resolution,
     Rules,

@@ -101,12 +101,12 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
+    JSON,
     BadDeal,
     BadOptions,
     Deal,
     Disclosure,
     IllegalPick,
-    JSON,
     Payload,
     Resolution,
     Rules,

@@ -103,6 +103,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
+    JSON,
     BadDeal,
     BadDecision,
     BadOptions,
@@ -110,7 +111,6 @@ from domain.rules.base import (
     DecisionRequest,
     Disclosure,
     IllegalPick,
-    JSON,
     Payload,
     Resolution,
     Rules,
@@ -523,7 +523,10 @@ class SixNimmt(Rules):
         payload = check_object(payload, required=("card",), shape=shape, error=IllegalPick)
         card = payload["card"]
         if not _is_card_number(card) or card not in DECK:
-            msg = f'the card is a card number from 1 to 104 such as {{"card": 37}}, not {describe(card)}'
+            msg = (
+                'the card is a card number from 1 to 104 such as {"card": 37}, '
+                f"not {describe(card)}"
+            )
             raise IllegalPick(msg)
         if card not in state["hands"][player]:
             msg = f"card {card} is not in the hand; play one of the cards in your hand"

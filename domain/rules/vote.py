@@ -20,10 +20,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
+    JSON,
     BadOptions,
     Disclosure,
     IllegalPick,
-    JSON,
     Payload,
     Resolution,
     Rules,

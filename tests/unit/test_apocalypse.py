@@ -986,14 +986,21 @@ if __name__ == "__main__":
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
-        ({"from": "b1", "to": "b2" * 5000}, '"to" must be a square name a1 to e5 (files a-e, ranks 1-5), not a text of 10000 characters'),
+        (
+            {"from": "b1", "to": "b2" * 5000},
+            '"to" must be a square name a1 to e5 (files a-e, ranks 1-5), '
+            "not a text of 10000 characters",
+        ),
         ({"from": 11, "to": "b2"}, "not 11"),
         ({"from": True, "to": "b2"}, "not true"),
         ({"from": "b1", "to": "b2", "drop": None}, "not null"),
         ({"from": "b1", "to": [[["b2"]]]}, "not a list"),
         ({"from": "b1", "to": "B2"}, 'not "B2"'),
-        ({"from": "b1", "to": "b2", "x" * 70: 1, "y": 2}, 'unknown keys a text of 70 characters, "y"; a move is'),
-        ("b1-b2", 'a move is {"from": square, "to": square} with an optional "drop": square, not "b1-b2"'),
+        (
+            {"from": "b1", "to": "b2", "x" * 70: 1, "y": 2},
+            'unknown keys a text of 70 characters, "y"; a move is',
+        ),
+        ("b1-b2", 'with an optional "drop": square, not "b1-b2"'),
     ],
 )
 def test_a_payload_that_is_no_move_is_refused_in_plain_words(payload: object, message: str) -> None:
@@ -1006,6 +1013,8 @@ def test_a_payload_that_is_no_move_is_refused_in_plain_words(payload: object, me
 def test_options_are_refused_whatever_their_size() -> None:
     with pytest.raises(BadOptions) as refused:
         RULES.setup({f"o{i}": i for i in range(1000)}, ["ana", "ben"])
-    assert str(refused.value) == 'unknown apocalypse options "o0", "o1", "o10" and 997 more; apocalypse takes no options'
+    assert str(refused.value) == (
+        'unknown apocalypse options "o0", "o1", "o10" and 997 more; apocalypse takes no options'
+    )
     with pytest.raises(BadOptions, match="are a JSON object, not a list"):
         RULES.normalise_options([])  # type: ignore[arg-type]
