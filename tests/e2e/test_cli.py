@@ -48,10 +48,10 @@ def test_matches_and_timeline_show_what_simulate_recorded(tmp_path: Path) -> Non
     ("scenario", "message"),
     [
         ({"game": "vote", "players": ["a", "b"], "steps": [{"submit": {"a": {"vote": "zed"}}}]},
-         "step 1, player a: 'zed' is not a candidate"),
+         'step 1, player a: "zed" is not a candidate'),
         ({"game": "vote", "players": ["a", "b"], "steps": [{"submit": {"zed": {"vote": "a"}}}]},
          "step 1, player zed:"),
-        ({"game": "poker", "players": ["a", "b"], "steps": []}, "unknown game 'poker'"),
+        ({"game": "poker", "players": ["a", "b"], "steps": []}, 'unknown game "poker"'),
         ({"game": "vote", "players": "ab", "steps": []}, 'needs "players"'),
         ({"game": "vote", "players": ["a", "b"], "steps": [{}, {}]}, "step 2: the match finished"),
     ],
