@@ -267,6 +267,8 @@ def test_a_new_invite_takes_the_seat_from_its_old_holder(
     expect(old.locator("#step-panel")).to_be_hidden()
     expect(old.locator("#receipts-panel")).to_be_visible()  # the player's proofs stay theirs
     shoot(old, screenshot, "claims-seat-lost")
+    old.reload()  # and still says why after a reload
+    expect(old.locator("#sign-in-message")).to_contain_text("You no longer hold this seat")
 
     # 4. The old backup no longer opens the seat.
     elsewhere = pages()
@@ -441,3 +443,22 @@ def test_a_self_custody_commitment_is_signed_and_opened(
     assert commitment["data"]["custody"] == "self"
     assert_signed_by(commitment, mid, key)
     assert any(r["type"] == "OpeningReceived" for r in log)
+
+
+def test_a_browser_that_keeps_no_cookie_is_told_so_instead_of_reloading_forever(
+    pages: NewPage, live_server: str
+) -> None:
+    host = pages()
+    _, links = create_from_console(host, live_server, "vote", "ana, ben")
+    room = pages()
+
+    def without_cookies(route: Route) -> None:
+        answer = route.fetch()  # this shares the context's cookie jar: empty it again
+        room.context.clear_cookies()
+        headers = {k: v for k, v in answer.headers.items() if k.lower() != "set-cookie"}
+        route.fulfill(response=answer, headers=headers)
+
+    room.route("**/*", without_cookies)
+    room.goto(links["ana"])
+    expect(room.locator("#sign-in-message")).to_contain_text("allow cookies for this site")
+    expect(room.get_by_label("Backup file of ana's seat")).to_be_visible()

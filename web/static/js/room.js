@@ -23,6 +23,7 @@ const MESSAGES = {
   badInvite: "This invite link does not open this seat (the host may have made a newer one); ask the host for a new invite.",
   badLink: "This link does not open this seat any more; ask the host for a new invite.",
   lost: "You no longer hold this seat: the host made a new invite for it, so this browser's access has ended. If you did not ask for that, ask the host for a new invite.",
+  noCookie: "This browser did not keep your sign-in: allow cookies for this site, then open your link again or restore from your backup file.",
 };
 
 let status = null;
@@ -83,7 +84,7 @@ async function restoreFromFile(input, output) {
   try {
     await restoreSeat(await file.text(), matchId, player);
     say(output, "Seat restored: this browser now holds your seat and its key.", "ok");
-    window.location.reload();
+    reloadSignedIn();
   } catch (e) {
     say(output, e.message, "bad");
   } finally {
@@ -91,24 +92,44 @@ async function restoreFromFile(input, output) {
   }
 }
 
-/** Sign in again with the credential this browser kept; true when that worked. */
+/**
+ * Sign in again with the credential this browser kept: "ok", "none" (nothing kept), "revoked"
+ * (the seat was given a new invite since) or "failed" (no answer; try later).
+ */
 async function signInWithKeptSeat() {
   const seat = loadSeat(matchId, player);
-  if (!seat || !seat.token) return false;
+  if (seat && seat.revoked_at) return "revoked";
+  if (!seat || !seat.token) return "none";
   try {
     await signIn(matchId, seat.token);
-    return true;
+    return "ok";
   } catch (e) {
-    if (e.status === 403) forgetSeat(matchId, player);
-    return false;
+    if (e.status !== 403) return "failed";
+    forgetSeat(matchId, player);
+    return "revoked";
   }
+}
+
+// A reload after signing in that finds the page still signed out means this browser did not
+// keep the session cookie; say so instead of signing in and reloading forever.
+const reloadMark = `dealerroom:reloaded:${matchId}:${player}`;
+
+function reloadSignedIn() {
+  sessionStorage.setItem(reloadMark, String(Date.now()));
+  window.location.reload();
+}
+
+function cookieRefused() {
+  const mark = Number(sessionStorage.getItem(reloadMark) || 0);
+  sessionStorage.removeItem(reloadMark);
+  return Date.now() - mark < 15000;
 }
 
 /** This browser's grant stopped working: sign in again with the kept credential, or say the seat is gone. */
 async function seatRefused() {
   if (seatLost) return;
   seatLost = true;
-  if (await signInWithKeptSeat()) {
+  if (await signInWithKeptSeat() === "ok") {
     seatLost = false;
     return;
   }
@@ -134,15 +155,17 @@ async function openSeat() {
   const message = $("sign-in-message");
   const fragment = takeFragment(); // gone from the address bar before anything else happens
   $("restore-file").addEventListener("change", () => restoreFromFile($("restore-file"), $("restore-result")));
-  if (fragment && fragment.invite !== undefined) {
+  if (cookieRefused()) {
+    say(message, MESSAGES.noCookie, "bad");
+  } else if (fragment && fragment.invite !== undefined) {
     say(message, MESSAGES.claiming, "info");
     try {
       await claimSeat(matchId, player, fragment.invite);
-      window.location.reload();
+      reloadSignedIn();
       return;
     } catch (e) {
-      if (e.status === 409 && await signInWithKeptSeat()) {
-        window.location.reload(); // this browser claimed the seat earlier
+      if (e.status === 409 && await signInWithKeptSeat() === "ok") {
+        reloadSignedIn(); // this browser claimed the seat earlier
         return;
       }
       const text = { 409: MESSAGES.claimed, 403: MESSAGES.badInvite }[e.status] || e.message;
@@ -153,18 +176,22 @@ async function openSeat() {
       await signIn(matchId, fragment.token);
       const seat = loadSeat(matchId, player);
       if (!seat || seat.token !== fragment.token) {
-        saveSeat(matchId, player, { ...(seat || {}), token: fragment.token, backed_up: Boolean(seat && seat.backed_up) });
+        // A credential from elsewhere (a script's claim): keep it; any key kept here stays.
+        const { revoked_at: _, ...kept } = seat || {};
+        saveSeat(matchId, player, { ...kept, token: fragment.token, backed_up: Boolean(kept.backed_up) });
       }
-      window.location.reload();
+      reloadSignedIn();
       return;
     } catch (e) {
       say(message, e.status === 403 ? MESSAGES.badLink : e.message, "bad");
     }
-  } else if (await signInWithKeptSeat()) {
-    window.location.reload();
-    return;
   } else {
-    say(message, MESSAGES.needLink);
+    const kept = await signInWithKeptSeat();
+    if (kept === "ok") {
+      reloadSignedIn();
+      return;
+    }
+    say(message, kept === "revoked" ? MESSAGES.lost : MESSAGES.needLink, kept === "revoked" ? "bad" : undefined);
   }
   $("restore-panel").hidden = false;
 }
@@ -416,6 +443,7 @@ $("decision-form")?.addEventListener("submit", async (event) => {
 });
 
 if (room.dataset.signedIn === "yes") {
+  sessionStorage.removeItem(reloadMark);
   $("backup")?.addEventListener("click", () => saveBackup($("backup-result")));
   $("backup-again")?.addEventListener("click", () => saveBackup($("backup-again-result")));
   $("restore-file-here")?.addEventListener("change", () => restoreFromFile($("restore-file-here"), $("restore-result-here")));

@@ -21,9 +21,12 @@ export function saveSeat(matchId, player, seat) {
   localStorage.setItem(storageKey(matchId, player), JSON.stringify(seat));
 }
 
-/** Forget a credential that no longer works (the seat was given a new invite). */
+/**
+ * Forget a credential that no longer works (the seat was given a new invite) and its key;
+ * remember only when, so the room can say why it no longer opens.
+ */
 export function forgetSeat(matchId, player) {
-  localStorage.removeItem(storageKey(matchId, player));
+  saveSeat(matchId, player, { revoked_at: new Date().toISOString() });
   KEYS.delete(storageKey(matchId, player));
 }
 
@@ -161,6 +164,6 @@ export async function restoreSeat(text, matchId, player) {
     }
     throw e;
   }
-  saveSeat(matchId, player, { ...(loadSeat(matchId, player) || {}), ...seat, restored_at: new Date().toISOString() });
+  saveSeat(matchId, player, { ...seat, restored_at: new Date().toISOString() });
   return seat;
 }
