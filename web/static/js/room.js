@@ -355,7 +355,13 @@ $("compute")?.addEventListener("click", async () => {
   // again is an identical re-send the service answers as unchanged.
   const last = lastSent(step);
   const salt = last && last.payload === canonical ? last.salt : randomSaltHex();
-  const digest = await commitment(matchId, step, player, payload, salt);
+  let digest;
+  try {
+    digest = await commitment(matchId, step, player, payload, salt);
+  } catch (e) {
+    say($("pick-result"), `your browser could not compute the commitment: ${e.message}`, "bad");
+    return;
+  }
   prepared = { step, payload, canonical, salt, commitment: digest };
   say($("local-commitment"), digest);
   say($("local-salt"), salt);
