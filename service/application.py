@@ -591,6 +591,8 @@ class DealerRoom(Application[UUID]):
         key = str(self.match_key(match_id))
         self.index.catch_up(wait=False)  # a read serves what is signed; it never waits to write
         if not self.tlog.size(key):
+            if list(self.events.get(UUID(key), lte=1)):  # saved, but the store was too busy
+                raise StoreUnavailable(STORE_BUSY)  # to sign it yet: a moment later it is
             msg = f"no match {key}"
             raise NotFound(msg)
         return key

@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,7 +69,9 @@ class Settings:
     origin: str
     session_key: bytes  # signs the web front end's session cookies
     sqlite_synchronous: str = "FULL"  # see service.sqlite_pragmas
-    generated: tuple[str, ...] = ()  # key files this load created (an empty store's first)
+    # Key files this load created; service.keys.check_keys empties it once it has seen that
+    # the store is empty (so the keys are the store's own), and refuses them otherwise.
+    generated: list[str] = field(default_factory=list, compare=False, hash=False)
 
     @classmethod
     def load(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -110,7 +112,7 @@ class Settings:
             origin=(env.get("DEALERROOM_ORIGIN") or "dealerroom.localhost").rstrip("/"),
             session_key=_hex_key(session, "DEALERROOM_SESSION_KEY"),
             sqlite_synchronous=_sqlite_synchronous(env),
-            generated=tuple(generated),
+            generated=generated,
         )
 
 

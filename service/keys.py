@@ -9,10 +9,11 @@ if
 * the signing key (with ``DEALERROOM_ORIGIN``, whose host names the key) is not the key of
   the latest stored checkpoint of the service's own matches.
 
-When the key file was missing and this start generated it (the original was lost or moved:
-every sealed pick would be unreadable, and every receipt would stop verifying against new
-checkpoints), the line says the file is missing, and the generated file is removed again,
-so restoring the original is all it takes.
+The same goes, before any of that, for a sealing or signing key file that was missing and
+that this start generated (the original was lost or moved: every sealed pick would be
+unreadable, and every receipt would stop verifying against new checkpoints): the line says
+the file is missing, and the generated file is removed again, so restoring the original is
+all it takes.
 
 **Rotating the sealing key** is allowed: put the new key first and the old ones after it,
 comma-separated (``DEALERROOM_SEALING_KEY=new,old``); new fields are sealed with the first,
@@ -57,8 +58,13 @@ def check_keys(room: DealerRoom) -> None:
 
     :raises KeyProblem: with one line naming the key and what to do.
     """
+    generated = room.settings.generated
     if not room.recorder.max_notification_id():
+        generated.clear()  # made for this empty store: they are its keys from now on
         return
+    for name in (SEALING_KEY_FILE, SIGNING_KEY_FILE):
+        if name in generated:  # lost, even if nothing it sealed or signed is stored yet
+            _refuse(room, name, "")
     if not _sealing_key_opens_the_store(room):
         _refuse(room, SEALING_KEY_FILE, SEALING_MISMATCH)
     if not _signing_key_signed_the_store(room):

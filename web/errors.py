@@ -72,6 +72,19 @@ def init_app(app: Flask) -> None:
     for fault in STORE_FAULTS:
         app.register_error_handler(fault, store_fault)
 
+    def keep_retry_after(response: Any) -> Any:
+        """A 503 keeps its own Retry-After.
+
+        Flask-Limiter's headers set Retry-After on every answer of a rate-limited route, and
+        rounded down it turned the 503's one second into ``0`` ("retry now").
+        """
+        if response.status_code == 503 and "Retry-After" in response.headers:  # noqa: PLR2004
+            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+
+    # after_request functions run last-registered first: at the front, this one runs last.
+    app.after_request_funcs.setdefault(None, []).insert(0, keep_retry_after)
+
     def key_fault(exc: Exception) -> Any:
         log.error("sealed data cannot be opened on %s %s: %s", request.method, request.path, exc)
         return error(503, CANNOT_OPEN)

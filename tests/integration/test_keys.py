@@ -90,10 +90,32 @@ def test_a_missing_session_key_is_regenerated(played: dict[str, str]) -> None:
     assert path.read_text() != before
 
 
-def test_keys_are_generated_into_an_empty_store(tmp_path: Path) -> None:
-    room = start({"DEALERROOM_INSTANCE": str(tmp_path / "new")})
+def test_keys_are_generated_into_an_empty_store_and_are_its_own_from_then_on(
+    tmp_path: Path,
+) -> None:
+    settings = Settings.load({"DEALERROOM_INSTANCE": str(tmp_path / "new")})
+    assert sorted(settings.generated) == ["sealing.key", "session.key", "signing.key"]
+    first = DealerRoom(settings)
+    try:
+        first.create_match("vote", ["ana", "ben"])
+    finally:
+        first.close()
+    again = DealerRoom(settings)  # the same settings, now over a store with events
+    again.close()
+    assert settings.generated == []
+
+
+@pytest.mark.parametrize("name", ["sealing.key", "signing.key"])
+def test_a_missing_key_file_stops_the_start_before_anything_was_signed(
+    tmp_path: Path, name: str
+) -> None:
+    instance = tmp_path / "instance"
+    room = start({"DEALERROOM_INSTANCE": str(instance)})
+    room.create_match("vote", ["ana", "ben"])  # saved, not yet projected or signed
     room.close()
-    assert sorted(room.settings.generated) == ["sealing.key", "session.key", "signing.key"]
+    (instance / name).unlink()
+    with pytest.raises(KeyProblem, match=f"{name} is missing"):
+        start({"DEALERROOM_INSTANCE": str(instance)})
 
 
 def test_a_replaced_sealing_key_stops_the_start(played: dict[str, str]) -> None:
