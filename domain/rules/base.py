@@ -115,7 +115,9 @@ def describe(value: object) -> str:
     if isinstance(value, int):
         if -(10**_SHOWN_DIGITS) < value < 10**_SHOWN_DIGITS:
             return str(value)
-        digits = value.bit_length() * 30103 // 100000 + 1  # about log10(2) per bit
+        digits = value.bit_length() * 30103 // 100000 + 1  # log10(2) per bit, or one more
+        if abs(value) < 10 ** (digits - 1):
+            digits -= 1
         sign = "a negative " if value < 0 else "a "
         return f"{sign}whole number of {digits} digits"
     if isinstance(value, float):

@@ -27,7 +27,15 @@ from domain.canonical import canonical_json
 from domain.commitment import CommitmentError, Opening, commit
 from domain.fairrand import Rng
 from domain.rules import game_names, get_rules
-from domain.rules.base import DecisionRequest, Resolution, Rules, RulesError, State, play_step
+from domain.rules.base import (
+    DecisionRequest,
+    Resolution,
+    Rules,
+    RulesError,
+    State,
+    describe,
+    play_step,
+)
 
 MATCH_ID = "00000000-0000-4000-8000-00000000a7ac"
 SEED = bytes(range(32))
@@ -368,3 +376,9 @@ def test_an_opening_nested_too_deeply_is_refused_before_it_is_hashed(depth: int)
         commit(MATCH_ID, 1, "ana", payload, SEED)
     assert not Opening(payload, SEED.hex()).opens("0" * 64, MATCH_ID, 1, "ana")
     commit(MATCH_ID, 1, "ana", nested(32, "ana"), SEED)
+
+
+@pytest.mark.parametrize("digits", [16, 17, 99, 100, 101, 4000])
+def test_a_huge_number_is_described_by_its_exact_digit_count(digits: int) -> None:
+    for value in (10 ** (digits - 1), 10**digits - 1, -(10 ** (digits - 1))):
+        assert describe(value).endswith(f"whole number of {digits} digits")
