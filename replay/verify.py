@@ -171,11 +171,32 @@ class Check:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The checks of one bundle; ``ok`` when none failed, ``complete`` when none is pending."""
+    """The checks of one bundle; ``ok`` when none failed, ``complete`` when none is pending.
+
+    ``public_key`` is the log's key (the bundle's own) and ``pinned`` whether the caller
+    pinned a trusted key: without one, the checks show the log unchanged since that key
+    signed it, but not whose key it is (:attr:`key_note`).
+    """
 
     match_id: str
     records: int
     checks: tuple[Check, ...]
+    public_key: str = ""
+    pinned: bool = False
+
+    @property
+    def key_note(self) -> str:
+        """One line on what the key proves: pinned, or not pinned and what that means."""
+        if self.pinned:
+            return (
+                f"pinned: every checkpoint must be signed by the trusted key {self.public_key}, "
+                "obtained out of band"
+            )
+        return (
+            f"NOT PINNED: the checks show the log consistent and unchanged since it was signed "
+            f"by {self.public_key}, but nothing says whose key that is; pin it with "
+            "--trusted-key KEY, obtained from the host out of band (e.g. its /api/key)"
+        )
 
     @property
     def ok(self) -> bool:
@@ -209,6 +230,7 @@ class Verdict:
             "records": self.records,
             "ok": self.ok,
             "complete": self.complete,
+            "key": {"public_key": self.public_key, "pinned": self.pinned, "note": self.key_note},
             "checks": [c.to_json() for c in self.checks],
         }
 
@@ -217,10 +239,12 @@ class Verdict:
         for c in self.checks:
             where = "" if c.first_bad_seq is None else f" (first bad seq {c.first_bad_seq})"
             lines.append(f"  {c.name:<12} {c.status:<8} {c.detail}{where}")
+        lines.append(f"key: {self.key_note}")
         lines.append(
             "verdict: "
             + ("ok" if self.ok else "FAILED")
             + ("" if self.complete else " (some checks wait for disclosure)")
+            + ("" if self.pinned else " (key not pinned: see above)")
         )
         return "\n".join(lines)
 
@@ -401,8 +425,13 @@ class BundleVerifier(Visitor[Verdict]):
 
     def result(self) -> Verdict:
         """The verdict."""
+        pinned = self.trusted is not None
         return Verdict(
-            self.match_id, len(self.records), tuple(t.check() for t in self.tallies.values())
+            self.match_id,
+            len(self.records),
+            tuple(t.check() for t in self.tallies.values()),
+            self.trusted.vkey() if self.trusted is not None else self.public_key,
+            pinned,
         )
 
 

@@ -711,5 +711,9 @@ def _imported_status(imported: ImportedMatch) -> dict[str, Any]:
         "finished": bool(finished),
         "result": finished[0]["data"].get("result") if finished else None,
         "step": None,
-        "imported": {"host": imported.summary["host"], "public_key": imported.public_key},
+        "imported": {
+            "host": imported.summary["host"],
+            "public_key": imported.public_key,
+            "pinned": imported.trusted_key is not None,  # else nobody vouched whose key it is
+        },
     }

@@ -109,6 +109,8 @@ class ImportedMatch(Aggregate):
             aggregate.text = self.bundle
             aggregate.summary = dict(self.summary)
             aggregate.verdict = dict(self.verdict)
+            # An extension keeps the imported key (extension_problem), so a pin still holds.
+            aggregate.trusted_key = self.trusted_key or aggregate.trusted_key
 
     class Imported(BundleKept, Aggregate.Created):
         """A verified bundle was imported."""
@@ -122,6 +124,7 @@ class ImportedMatch(Aggregate):
 
     def __init__(self, **kwargs: Any) -> None:  # called by Imported on replay
         del kwargs
+        self.trusted_key: str | None = None  # the key the importer pinned, if any
 
     @classmethod
     def create(

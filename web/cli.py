@@ -375,18 +375,32 @@ def export_command(match_id: str, output: str) -> None:
 @click.command("import")
 @click.argument("bundle_file")
 @click.option("--trusted-key", default=None,
-              help="The foreign host's verifier key, pinned out of band.")
+              help="The foreign host's verifier key, obtained from it out of band (its /api/key).")
+@click.option("--unpinned", is_flag=True,
+              help="Import without a pinned key: the log is checked, but nothing shows whose it is.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result and verdict as JSON.")
 @with_appcontext
 def import_command(
-    bundle_file: str, trusted_key: str | None, as_json: bool  # noqa: FBT001
+    bundle_file: str, trusted_key: str | None, unpinned: bool, as_json: bool  # noqa: FBT001
 ) -> None:
-    """Verify another host's bundle; keep it here, read-only (refused if a check fails)."""
+    """Verify another host's bundle; keep it here, read-only (refused if a check fails).
+
+    The host's key must be pinned with --trusted-key, or --unpinned given explicitly.
+    """
     from replay.bundle import BundleError, verifier_key  # noqa: PLC0415
     from replay.verify import progress_reporter  # noqa: PLC0415
     from service.archive import ArchiveError  # noqa: PLC0415
     from web.archive import import_bundle  # noqa: PLC0415
 
+    if trusted_key is not None and unpinned:
+        msg = "give either --trusted-key KEY or --unpinned, not both"
+        raise CliError(msg)
+    if trusted_key is None and not unpinned:
+        msg = (
+            "pin the host's key with --trusted-key KEY (obtained from the host out of band, e.g. "
+            "its /api/key), or pass --unpinned to import a log whose key nobody vouches for"
+        )
+        raise CliError(msg)
     if trusted_key is not None:
         try:
             verifier_key(trusted_key, "--trusted-key")
@@ -409,18 +423,21 @@ def import_command(
         if not pending
         else f"no check failed; pending until the match ends: {', '.join(pending)}"
     )
+    host = bundle["origin"].rpartition("/match/")[0]
+    source = f"from {host} (key pinned)" if verdict.pinned else f"naming {host} (key not pinned)"
     what = f"match {result.match_id} ({bundle['rules']['game']}, {result.records} records"
     if result.action == "unchanged":
         click.echo(f"already imported: {what}); nothing changed")
     elif result.action == "extended":
-        click.echo(
-            f"extended imported {what}, was {result.previous_records}) from "
-            f"{bundle['origin'].rpartition('/match/')[0]}: {checked}"
-        )
+        click.echo(f"extended imported {what}, was {result.previous_records}) {source}: {checked}")
     else:
         click.echo(
-            f"imported {what}, {len(bundle['checkpoints'])} signed checkpoints) from "
-            f"{bundle['origin'].rpartition('/match/')[0]}: {checked}"
+            f"imported {what}, {len(bundle['checkpoints'])} signed checkpoints) {source}: {checked}"
+        )
+    if not verdict.pinned:
+        click.echo(
+            f"note: the log is unchanged since it was signed by {verdict.public_key}, but nobody "
+            f"pinned that key, so nothing shows it is {host}'s"
         )
 
 

@@ -38,11 +38,14 @@ def test_export_import_export_across_two_instances_gives_the_same_file(tmp_path:
     assert dealerroom(host_a, "verify", str(exported)).returncode == 0
 
     # 2. Import it on host B, twice
-    done = dealerroom(host_b, "import", str(exported))
+    key = json.loads(dealerroom(host_a, "checkpoint", match).stdout)["public_key"]  # out of band
+    done = dealerroom(host_b, "import", str(exported), "--trusted-key", key)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"imported match {match} (picking-nine, ")
-    assert done.stdout.rstrip().endswith("from dealerroom.localhost: every check passed")
-    again = dealerroom(host_b, "import", str(exported))
+    assert done.stdout.rstrip().endswith(
+        "from dealerroom.localhost (key pinned): every check passed"
+    )
+    again = dealerroom(host_b, "import", str(exported), "--unpinned")
     assert again.returncode == 0
     assert again.stdout.startswith(f"already imported: match {match}")
 
@@ -60,7 +63,7 @@ def test_export_import_export_across_two_instances_gives_the_same_file(tmp_path:
 
 def test_a_tampered_bundle_is_refused_in_one_line_and_nothing_is_imported(tmp_path: Path) -> None:
     path = BUNDLES / "vote-basic.forged-outcome.bundle.json"
-    done = dealerroom(tmp_path, "import", str(path))
+    done = dealerroom(tmp_path, "import", str(path), "--unpinned")
     assert done.returncode == 2
     (line,) = errors(done)
     assert line.startswith(f"dealerroom: error: refused {path}: ")
@@ -88,8 +91,10 @@ TRUNCATED = str(BUNDLES / "vote-basic.truncated.bundle.json")
     [
         (["export", "nope"], "'nope' is not a match id"),
         (["export", "00000000-0000-4000-8000-000000000042"], "no match"),
-        (["import", "missing.json"], "cannot read bundle missing.json"),
-        (["import", str(SCENARIOS / "vote-basic.json")], "is not a bundle: the bundle lacks"),
+        (["import", "missing.json", "--unpinned"], "cannot read bundle missing.json"),
+        (["import", str(SCENARIOS / "vote-basic.json"), "--unpinned"],
+         "is not a bundle: the bundle lacks"),
+        (["import", N], "pin the host's key with --trusted-key KEY"),
         (["import", N, "--trusted-key", "k"], "--trusted-key is not a verifier key"),
         (["replay", N], "give either --at EVENT or --what-if STEP:PLAYER=JSON"),
         (["replay", N, "--at", "3", "--what-if", "1:ana={}"], "give either --at"),

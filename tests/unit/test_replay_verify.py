@@ -82,8 +82,9 @@ def test_an_honest_bundle_passes_every_check(vote: dict[str, Any]) -> None:
 
 def test_the_verdict_json_has_a_fixed_shape(vote: dict[str, Any]) -> None:
     document = verify_bundle(vote).to_json()
-    assert set(document) == {"format", "match_id", "records", "ok", "complete", "checks"}
+    assert set(document) == {"format", "match_id", "records", "ok", "complete", "key", "checks"}
     assert document["format"] == "dealerroom/verdict/v1"
+    assert set(document["key"]) == {"public_key", "pinned", "note"}
     for check in document["checks"]:
         assert set(check) == {"name", "ok", "status", "detail", "first_bad_seq", "seq_range"}
     json.dumps(document)
@@ -419,7 +420,29 @@ def test_the_command_line_exits_0_for_an_honest_bundle(
 ) -> None:
     path = BUNDLES / "vote-basic.bundle.json"
     assert main([str(path), "--trusted-key", TRUSTED]) == 0
-    assert "verdict: ok" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "verdict: ok"
+    assert f"key: pinned: every checkpoint must be signed by the trusted key {TRUSTED}" in out
+
+
+def test_without_a_pinned_key_the_verdict_says_what_is_and_is_not_proven(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = str(BUNDLES / "vote-basic.bundle.json")
+    assert main([path]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2] == (
+        f"key: NOT PINNED: the checks show the log consistent and unchanged since it was signed "
+        f"by {TRUSTED}, but nothing says whose key that is; pin it with --trusted-key KEY, "
+        "obtained from the host out of band (e.g. its /api/key)"
+    )
+    assert lines[-1] == "verdict: ok (key not pinned: see above)"
+    assert main([path, "--json"]) == 0
+    key = json.loads(capsys.readouterr().out)["key"]
+    assert key["public_key"] == TRUSTED and key["pinned"] is False
+    assert key["note"].startswith("NOT PINNED: ") and "--trusted-key" in key["note"]
+    assert main([path, "--json", "--trusted-key", TRUSTED]) == 0
+    assert json.loads(capsys.readouterr().out)["key"]["pinned"] is True
 
 
 def test_the_command_line_exits_1_for_a_tampered_bundle_and_prints_json(
