@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 PLAYERS = tuple(f"p{i}" for i in range(1, 10))  # the most humans beside the virtual player
 TURNS_PER_ROUND = 10
-ENDLESS = 10**9
+ENDLESS = 10**6  # the most start points the rules take
 MATCH_ID = UUID("00000000-0000-4000-8000-00000000be7c")
 START = datetime(2026, 1, 1, tzinfo=UTC)
 SEED = "be7c" * 16
