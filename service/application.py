@@ -39,7 +39,7 @@ from domain.match import (
 from domain.signed_note import Signer
 from service.archive import ImportedMatch, ImportedMatchError, find_imported
 from service.config import Settings
-from service.faults import StoreUnavailable, is_conflict
+from service.faults import StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
 from service.keys import check_keys
 from service.readmodel import MatchIndex
@@ -190,10 +190,13 @@ class DealerRoom(Application[UUID]):
                     result = command(match)
                     if match.version == before:
                         return result
+                    mark = self.recorder.max_notification_id()
                     try:
                         self.save(match)
                     except (IntegrityError, OperationalError, SAOperationalError) as exc:
-                        if not is_conflict(exc):  # locked or down: answer now, not in a minute
+                        # Retry a lost race, or a lock others are committing through; a lock
+                        # held still (or a store down) is answered now, not in a minute.
+                        if not is_conflict(exc) and not store_moved(self.recorder, mark):
                             raise StoreUnavailable(STORE_BUSY) from exc
                     else:
                         return result

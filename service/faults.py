@@ -7,6 +7,8 @@ detail (SQL, paths, addresses) goes to the log only.
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy.exc
 from eventsourcing import persistence
 
@@ -48,3 +50,18 @@ def is_conflict(exc: BaseException) -> bool:
             return True
         cause = getattr(cause, "orig", None) or cause.__cause__
     return False
+
+
+def store_moved(recorder: Any, mark: int | None) -> bool:
+    """Whether events were stored since the notification id ``mark`` was the newest.
+
+    A save that waited out the busy timeout while other writers committed met contention
+    (many workers on one SQLite file), and trying again makes progress; one that waited
+    while nothing was committed met a lock held still (an operator's ``BEGIN EXCLUSIVE``, a
+    stuck process), and the caller should hear so at once. A store that cannot even be read
+    has not moved.
+    """
+    try:
+        return bool(recorder.max_notification_id() != mark)
+    except (*STORE_FAULTS, persistence.PersistenceError):
+        return False
