@@ -10,9 +10,10 @@ submission::
 This module holds the one implementation of each check (``replay.receipt`` adds the
 bundle verifier's stricter shape rules on top). Checking needs no database and no network: the leaf hash of the record must lead,
 through the inclusion proof, to the root of the checkpoint, whose signature must verify
-with the host key. A *later* checkpoint (``dealerroom/consistency/v1``: ``{"old_size",
-"checkpoint", "consistency_proof"}``) is proven to extend the receipt's checkpoint, so the
-host cannot later show a history without the pick.
+with the host key. A *later* checkpoint (``dealerroom/consistency/v1``: ``{"format", "match_id",
+"old_size", "checkpoint", "consistency_proof"}``, :func:`later_checkpoint`; the older forms are
+read too, :func:`read_later`) is proven to extend the receipt's checkpoint, so the host cannot
+later show a history without the pick.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from domain.signed_note import Checkpoint, NoteError, Verifier, open_checkpoint
 
 RECEIPT_FORMAT = "dealerroom/receipt/v1"
 CONSISTENCY_FORMAT = "dealerroom/consistency/v1"
+LATER_KEYS = ("format", "match_id", "old_size", "checkpoint", "consistency_proof")
+"""The members of a later checkpoint, exactly, as every writer writes it."""
+_LEGACY_LATER_KEYS = frozenset({"checkpoint", "consistency_proof"})  # protocol-bundles.md, before
+_OPTIONAL_LATER_KEYS = frozenset({"format", "match_id", "old_size", "public_key"})
 
 
 class ReceiptError(ValueError):
@@ -122,6 +127,67 @@ def check_extension(
     return newer
 
 
+def later_checkpoint(
+    match_id: str, old_size: int, note: str, proof: list[str]
+) -> dict[str, Any]:
+    """The later checkpoint object, the one shape every writer writes.
+
+    ``{"format": "dealerroom/consistency/v1", "match_id", "old_size", "checkpoint": <signed
+    note at the later size>, "consistency_proof": [base64 hashes]}``
+    (``docs/protocol-bundles.md`` section 2).
+    """
+    return {
+        "format": CONSISTENCY_FORMAT,
+        "match_id": match_id,
+        "old_size": old_size,
+        "checkpoint": note,
+        "consistency_proof": list(proof),
+    }
+
+
+def read_later(
+    later: Any, *, match_id: str, old_size: int, key: Verifier | str
+) -> tuple[Any, list[bytes]]:
+    """The note and proof hashes of a later checkpoint, in any form written so far.
+
+    Read: the canonical object of :func:`later_checkpoint`; the bare
+    ``{"checkpoint", "consistency_proof"}`` that ``protocol-bundles.md`` described before; and
+    the canonical object with ``"public_key"`` that ``dealerroom checkpoint --from`` printed
+    before. Each member besides the two required ones must agree when present: the format,
+    the receipt's match, its ``tree_size`` as ``old_size``, the key checking it.
+
+    :raises ReceiptError: naming the first thing that does not fit.
+    """
+    if not isinstance(later, dict) or not _LEGACY_LATER_KEYS <= later.keys():
+        msg = (
+            f'a later checkpoint is {{"format": "{CONSISTENCY_FORMAT}", "match_id", "old_size", '
+            '"checkpoint": signed note, "consistency_proof": [base64 hashes]}'
+        )
+        raise ReceiptError(msg)
+    unknown = sorted(set(later) - _LEGACY_LATER_KEYS - _OPTIONAL_LATER_KEYS)
+    if unknown:
+        msg = f"a later checkpoint has no member {', '.join(unknown)}"
+        raise ReceiptError(msg)
+    if "format" in later and later["format"] != CONSISTENCY_FORMAT:
+        msg = f'a later checkpoint has "format": "{CONSISTENCY_FORMAT}"'
+        raise ReceiptError(msg)
+    if "match_id" in later and later["match_id"] != match_id:
+        msg = "the later checkpoint is for another match than the receipt"
+        raise ReceiptError(msg)
+    if "old_size" in later and (
+        isinstance(later["old_size"], bool) or later["old_size"] != old_size
+    ):
+        shown = later["old_size"] if isinstance(later["old_size"], int) else "another size"
+        msg = f"the consistency proof starts at size {shown}, not at the receipt's {old_size}"
+        raise ReceiptError(msg)
+    if "public_key" in later:
+        text = key.vkey() if isinstance(key, Verifier) else key
+        if later["public_key"] != text:
+            msg = "the later checkpoint names another key than the one checking the receipt"
+            raise ReceiptError(msg)
+    return later["checkpoint"], decode_hashes(later["consistency_proof"], "consistency_proof")
+
+
 def verify_receipt(
     receipt: Any, *, trusted_key: str | None = None, later: Any = None
 ) -> ReceiptCheck:
@@ -158,12 +224,8 @@ def verify_receipt(
     check_inclusion(record, index, size, proof, checkpoint)
     later_size = None
     if later is not None:
-        if not isinstance(later, dict) or later.get("format") != CONSISTENCY_FORMAT:
-            msg = f'a later checkpoint is a JSON object with "format": "{CONSISTENCY_FORMAT}"'
-            raise ReceiptError(msg)
-        if later.get("old_size") != checkpoint.size:
-            msg = f"the consistency proof starts at size {later.get('old_size')}, not {checkpoint.size}"
-            raise ReceiptError(msg)
-        proof = decode_hashes(later.get("consistency_proof"), "consistency_proof")
-        later_size = check_extension(checkpoint, later.get("checkpoint"), proof, key, origin).size
+        note, proof = read_later(
+            later, match_id=receipt.get("match_id"), old_size=checkpoint.size, key=key
+        )
+        later_size = check_extension(checkpoint, note, proof, key, origin).size
     return ReceiptCheck(receipt["match_id"], player, step, commitment, size, later_size)

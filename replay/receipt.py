@@ -29,7 +29,9 @@ from domain.receipt import (
     check_extension,
     check_inclusion,
     decode_hashes,
+    later_checkpoint,
     open_signed_checkpoint,
+    read_later,
 )
 from domain.signed_note import MAX_TREE_SIZE, Checkpoint, Signer, Verifier
 from replay.bundle import (
@@ -50,7 +52,6 @@ RECEIPT_KEYS = frozenset({
     "format", "match_id", "origin", "public_key", "record", "leaf_index", "tree_size",
     "inclusion_proof", "checkpoint",
 })  # fmt: skip
-LATER_KEYS = frozenset({"checkpoint", "consistency_proof"})
 
 
 class VerifiedReceipt(NamedTuple):
@@ -117,10 +118,11 @@ def extend_receipt(
     *,
     new_size: int | None = None,
 ) -> dict[str, Any]:
-    """Return the ``later`` object proving the log at ``new_size`` extends the receipt's one.
+    """Return the later checkpoint proving the log at ``new_size`` extends the receipt's one.
 
-    ``{"checkpoint": <note signed at new_size>, "consistency_proof": [base64 hashes]}``;
-    ``new_size`` defaults to the whole log.
+    The one shape every writer writes (:func:`domain.receipt.later_checkpoint`): ``{"format":
+    "dealerroom/consistency/v1", "match_id", "old_size", "checkpoint": <note signed at
+    new_size>, "consistency_proof": [base64 hashes]}``; ``new_size`` defaults to the whole log.
 
     :raises ReceiptError: if ``new_size`` is below the receipt's size or beyond the records.
     """
@@ -131,7 +133,8 @@ def extend_receipt(
         raise ReceiptError(msg)
     log = merkle_log(records[:size])
     note = sign_checkpoints(records[:size], signer, receipt["origin"], [size], log=log)[0]["note"]
-    return {"checkpoint": note, "consistency_proof": _b64(log.consistency_proof(old, size))}
+    proof = _b64(log.consistency_proof(old, size))
+    return later_checkpoint(receipt["match_id"], old, note, proof)
 
 
 def check_receipt_shape(receipt: Any) -> dict[str, Any]:
@@ -177,8 +180,9 @@ def verify_receipt(
     another key fails), else by the receipt's own ``public_key``; its origin must be the
     receipt's; the record's ``seq`` must be ``leaf_index``; the inclusion proof must lead
     from ``SHA-256(0x00 || JCS(record))`` to the checkpoint's root at ``tree_size``.
-    ``later = {"checkpoint", "consistency_proof"}`` must be signed by the same key and its
-    consistency proof must lead from the receipt's root to the later root.
+    ``later`` (a later checkpoint, in its canonical form or an older one:
+    :func:`domain.receipt.read_later`) must be signed by the same key and its consistency
+    proof must lead from the receipt's root to the later root.
 
     :raises ReceiptError: with the reason the receipt does not hold.
     """
@@ -200,18 +204,19 @@ def verify_receipt(
     check_inclusion(
         record, index, size, decode_hashes(receipt["inclusion_proof"], "inclusion_proof"), checkpoint
     )
-    newer = None if later is None else _verify_later(later, key, origin, checkpoint)
+    newer = (
+        None
+        if later is None
+        else _verify_later(later, key, origin, checkpoint, receipt["match_id"])
+    )
     return VerifiedReceipt(receipt["match_id"], index, dict(record), checkpoint, newer)
 
 
 def _verify_later(
-    later: Mapping[str, Any], key: Verifier, origin: str, checkpoint: Checkpoint
+    later: Mapping[str, Any], key: Verifier, origin: str, checkpoint: Checkpoint, match_id: str
 ) -> Checkpoint:
-    if not isinstance(later, dict) or later.keys() != LATER_KEYS:
-        msg = 'later is {"checkpoint": signed note, "consistency_proof": [base64 hashes]}'
-        raise ReceiptError(msg)
-    proof = decode_hashes(later["consistency_proof"], "later.consistency_proof")
-    return check_extension(checkpoint, later["checkpoint"], proof, key, origin)
+    note, proof = read_later(later, match_id=match_id, old_size=checkpoint.size, key=key)
+    return check_extension(checkpoint, note, proof, key, origin)
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from sqlalchemy import Column, Integer, LargeBinary, MetaData, String, Table, Te
 
 from domain.match import Match, public_record
 from domain.merkle import MerkleLog, record_leaf_hash
-from domain.receipt import CONSISTENCY_FORMAT, RECEIPT_FORMAT
+from domain.receipt import RECEIPT_FORMAT, later_checkpoint
 from domain.signed_note import Checkpoint, Signer, sign_checkpoint
 
 if TYPE_CHECKING:
@@ -174,7 +174,8 @@ class TransparencyLog:
             return [b64(h) for h in make(self._tree(conn, match_id, size))]
 
     def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
-        """A later checkpoint and the proof that it extends the one at ``old_size``.
+        """The later checkpoint: a newer signed checkpoint and the proof that it extends the
+        one at ``old_size`` (:func:`domain.receipt.later_checkpoint`, the one shape written).
 
         :raises ProofRequestError: unless ``0 < old_size <= new_size <= size``.
         """
@@ -183,13 +184,8 @@ class TransparencyLog:
             msg = f"a consistency proof needs 0 < old size <= new size (got {old_size}, {new_size})"
             raise ProofRequestError(msg)
         proof = self._proof(match_id, new_size, lambda t: t.consistency_proof(old_size, new_size))
-        return {
-            "format": CONSISTENCY_FORMAT,
-            "match_id": match_id,
-            "old_size": old_size,
-            "checkpoint": self.checkpoint(match_id, new_size)["note"],
-            "consistency_proof": proof,
-        }
+        note = self.checkpoint(match_id, new_size)["note"]
+        return later_checkpoint(match_id, old_size, note, proof)
 
     def receipt(self, match_id: str, record: dict[str, Any], size: int | None = None) -> dict[str, Any]:
         """A receipt for one record: its leaf, an inclusion proof and a signed checkpoint."""

@@ -266,15 +266,25 @@ def receipt_check_command(receipt_file: str, against: str | None, key: str | Non
 
 @click.command("checkpoint")
 @click.argument("match_id")
-@click.option("--from", "old", type=int, default=None, help="Add a consistency proof from this size.")
+@click.option("--from", "old", type=click.IntRange(1, 2**63 - 1), default=None,
+              help="Print the later checkpoint proving the log extends the one of this size.")
 @with_appcontext
 def checkpoint_command(match_id: str, old: int | None) -> None:
-    """Print a match's latest signed checkpoint (as JSON), optionally with a consistency proof."""
+    """Print a match's latest signed checkpoint (JSON, with the key), or a later checkpoint.
+
+    With --from SIZE: the later checkpoint object (docs/protocol-bundles.md section 2), as
+    `receipt check --against` reads it; the key goes to standard error.
+    """
     try:
-        value = _app().consistency(match_id, old) if old else _app().checkpoint(match_id)
+        key = _app().public_key(match_id)
+        if old is None:
+            click.echo(json.dumps({**_app().checkpoint(match_id), "public_key": key}, indent=1))
+            return
+        later = _app().consistency(match_id, old)
     except (NotFound, ValueError) as exc:
         raise CliError(str(exc)) from None
-    click.echo(json.dumps({**value, "public_key": _app().public_key(match_id)}, indent=1))
+    click.echo(json.dumps(later, indent=1))
+    click.echo(f"key: {key} (pin it with --key; check that the host publishes it)", err=True)
 
 
 @click.command("verify", context_settings={"ignore_unknown_options": True})

@@ -29,9 +29,34 @@ def test_a_receipt_checks_offline_and_against_a_later_checkpoint(tmp_path: Path)
     later = dealerroom(tmp_path, "checkpoint", mid, "--from", str(receipt["tree_size"]))
     assert later.returncode == 0, later.stderr
     (tmp_path / "later.json").write_text(later.stdout)
-    key = json.loads(later.stdout)["public_key"]
+    # Exactly the later checkpoint object of protocol-bundles.md section 2; the key on stderr
+    assert list(json.loads(later.stdout)) == [
+        "format", "match_id", "old_size", "checkpoint", "consistency_proof",
+    ]  # fmt: skip
+    key = later.stderr.split()[1]
+    assert key == json.loads(dealerroom(tmp_path, "checkpoint", mid).stdout)["public_key"]
     done = dealerroom(tmp_path, "receipt", "check", str(tmp_path / "r.json"), "--against", str(tmp_path / "later.json"), "--key", key)
     assert done.returncode == 0 and "extends it" in done.stdout, done.stderr
+
+
+def test_receipt_check_reads_the_later_checkpoint_in_every_form_written_so_far(
+    tmp_path: Path,
+) -> None:
+    mid, receipt = _receipt(tmp_path)
+    (tmp_path / "r.json").write_text(json.dumps(receipt))
+    later = json.loads(dealerroom(tmp_path, "checkpoint", mid, "--from", "4").stdout)
+    forms = {
+        "canonical": later,
+        "bare": {k: later[k] for k in ("checkpoint", "consistency_proof")},
+        "with its key": {**later, "public_key": receipt["public_key"]},
+    }
+    for name, form in forms.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(form))
+        done = dealerroom(tmp_path, "receipt", "check", str(tmp_path / "r.json"), "--against", str(path))
+        assert done.returncode == 0 and "extends it" in done.stdout, (name, done.stderr)
+    bad = dealerroom(tmp_path, "checkpoint", mid, "--from", "0")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
 
 
 def test_a_tampered_receipt_or_a_foreign_key_exits_2_with_one_line(tmp_path: Path) -> None:

@@ -134,3 +134,59 @@ def test_a_receipt_may_be_against_any_later_size(records: list[dict[str, Any]]) 
     assert verify_receipt(receipt, trusted_key=TRUSTED).checkpoint.size == len(records)
     with pytest.raises(ReceiptError, match="no receipt for leaf"):
         make_receipt(records, 5, TEST_KEY, tree_size=5)
+
+
+# --- one later checkpoint, read in every form written so far ---------------------------------
+
+
+def test_a_later_checkpoint_is_written_in_one_shape(
+    records: list[dict[str, Any]], receipt: dict[str, Any]
+) -> None:
+    later = extend_receipt(records, receipt, TEST_KEY)
+    assert list(later) == ["format", "match_id", "old_size", "checkpoint", "consistency_proof"]
+    assert later["format"] == "dealerroom/consistency/v1"
+    assert later["match_id"] == receipt["match_id"]
+    assert later["old_size"] == receipt["tree_size"]
+
+
+def older_forms(later: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        "canonical": later,
+        "protocol-bundles.md before": {k: later[k] for k in ("checkpoint", "consistency_proof")},
+        "checkpoint --from before": {**later, "public_key": TRUSTED},
+    }
+
+
+@pytest.mark.parametrize("form", ["canonical", "protocol-bundles.md before", "checkpoint --from before"])
+def test_both_verifiers_read_every_form_of_a_later_checkpoint(
+    records: list[dict[str, Any]], receipt: dict[str, Any], form: str
+) -> None:
+    from domain.receipt import verify_receipt as check_receipt  # noqa: PLC0415 - the CLI's
+
+    later = older_forms(extend_receipt(records, receipt, TEST_KEY))[form]
+    assert verify_receipt(receipt, trusted_key=TRUSTED, later=later).later is not None
+    assert check_receipt(receipt, trusted_key=TRUSTED, later=later).later_size == len(records)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "dealerroom/consistency/v2"}, "format"),
+        ({"match_id": "00000000-0000-4000-8000-000000000999"}, "another match"),
+        ({"old_size": 1}, "starts at size 1"),
+        ({"old_size": True}, "starts at size"),
+        ({"public_key": OTHER_KEY.verifier().vkey()}, "another key"),
+        ({"size": 3}, "no member size"),
+        ({"consistency_proof": None}, "list of base64"),
+    ],
+)  # fmt: skip
+def test_a_later_checkpoint_whose_members_disagree_is_refused(
+    records: list[dict[str, Any]], receipt: dict[str, Any], change: dict[str, Any], message: str
+) -> None:
+    from domain.receipt import verify_receipt as check_receipt  # noqa: PLC0415
+
+    later = {**extend_receipt(records, receipt, TEST_KEY), **change}
+    with pytest.raises(ReceiptError, match=message):
+        verify_receipt(receipt, trusted_key=TRUSTED, later=later)
+    with pytest.raises(ReceiptError, match=message):
+        check_receipt(receipt, trusted_key=TRUSTED, later=later)

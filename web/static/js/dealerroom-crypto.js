@@ -763,6 +763,17 @@ export async function verifyReceipt(receipt, { trustedKey = null, later = null }
       if ("old_size" in later && later.old_size !== checkpoint.size) {
         fail(`the consistency proof starts at size ${describe(later.old_size)}, not ${checkpoint.size}`);
       }
+      // Every form written so far (domain/receipt.py read_later): the canonical five members,
+      // the bare two, or the five with the key `dealerroom checkpoint --from` once added.
+      const known = ["format", "match_id", "old_size", "checkpoint", "consistency_proof", "public_key"];
+      const unknown = Object.keys(later).filter((name) => !known.includes(name));
+      if (unknown.length) fail(`a later checkpoint has no member ${unknown.join(", ")}`);
+      if ("match_id" in later && later.match_id !== receipt.match_id) {
+        fail("the later checkpoint is for another match than the receipt");
+      }
+      if ("public_key" in later && later.public_key !== key.vkey) {
+        fail("the later checkpoint names another key than the one checking the receipt");
+      }
       const proof = decodeHashes(later.consistency_proof, "later.consistency_proof");
       let newer;
       try {
