@@ -14,8 +14,8 @@ Every value comes from the environment; the defaults suit a 2-core machine (docs
 Why one worker on SQLite: SQLite has one writer at a time per database file. Inside one
 process, eventsourcing-sqlalchemy queues writers on a lock, first come first served; writers
 in different processes instead poll the file lock until the busy timeout (0.5 s), so under
-load a worker can be starved and a save fails with a 503 (``Retry-After: 1``). One worker with 8 threads
-keeps every write in the fair queue, and a request spends most of its time in SQLite, which
+load a worker can be starved and its save tried again. One worker with 8 threads keeps
+every write in the fair queue, and a request spends most of its time in SQLite, which
 releases the GIL. On PostgreSQL, each worker is a process of its own with its own pool, and
 two use both cores.
 

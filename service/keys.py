@@ -46,7 +46,10 @@ if TYPE_CHECKING:
 SEALED_TOPICS = (get_topic(Match.MatchCreated), get_topic(Match.SeedCommitted))
 NEWEST_WINDOW = 10_000  # notifications searched back from the newest for a sealed field
 
-_KEY_SETTING = {SEALING_KEY_FILE: "DEALERROOM_SEALING_KEY", SIGNING_KEY_FILE: "DEALERROOM_SIGNING_KEY"}
+_KEY_SETTING = {
+    SEALING_KEY_FILE: "DEALERROOM_SEALING_KEY",
+    SIGNING_KEY_FILE: "DEALERROOM_SIGNING_KEY",
+}
 
 
 class KeyProblem(ConfigError):

@@ -19,8 +19,8 @@ that reads as itself and reaches its route:
   refused before any of it is processed).
 * **Routes.** A name cannot be ``.`` or ``..`` (URL paths resolve them away) or contain ``/``
   (it would split the path), nor ``\\``, ``?``, ``#`` or ``%``, which end or escape a path
-  in a link written by hand or by a careless client; ``host`` and ``system`` (in any case) are the names of the
-  service's own actors in the log.
+  in a link written by hand or by a careless client; ``host`` and ``system`` (in any case)
+  are the names of the service's own actors in the log.
 * **Unique.** No two names of a match may be equal ignoring case (``ana``/``Ana``/``ANA``)
   or look alike: the UTS #39 confusable *skeletons* of their case-folded forms must differ
   (Latin ``ana`` and ``аna`` with a Cyrillic ``а``). ``confusable-homoglyphs`` ships
@@ -48,7 +48,7 @@ _REASONS = {
     ),
     "zero_width_joiner": "contains an invisible character (a zero-width joiner)",
     "zero_width_nonjoiner": "contains an invisible character (a zero-width non-joiner)",
-    "bidi_rule": "mixes right-to-left and left-to-right text in a way that can display misleadingly",
+    "bidi_rule": "mixes right-to-left and left-to-right text in a way that can mislead",
     "has_compat": "contains a character that is a styled variant of another (such as 𝐚 for a)",
     "symbols": "contains a symbol or emoji",
     "punctuation": "contains punctuation that is not allowed in names",
@@ -70,10 +70,10 @@ def check_player_names(names: list[str] | tuple[str, ...]) -> list[str]:
 
     >>> check_player_names(["ana", "ｂｅｎ", "jose\\u0301"])
     ['ana', 'ben', 'josé']
-    >>> check_player_names(["ana", "Ana"])
+    >>> check_player_names(["ana", "Ana"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    service.names.PlayerNameError: player names must differ in more than upper and lower case: "Ana" and "ana" are the same name
+    service.names.PlayerNameError: player names must differ in more than upper and lower case: ...
     """
     if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
         msg = "players is a list of names (text)"

@@ -12,7 +12,8 @@ before the hook (the ones that created the tables) are discarded, so none escape
   lock (the read model's catch-up, another worker, an operator's ``sqlite3`` shell) instead
   of failing at once. Writes of one process queue in the event store before they reach
   SQLite, so the lock is only ever held for one short transaction and half a second is
-  plenty; a save that still fails means the file is locked by someone else, and the caller
+  plenty. A save that still fails is tried again if others committed meanwhile (several
+  workers on one file); if nothing moved, the file is locked by someone else and the caller
   gets a quick 503 with ``Retry-After`` (:mod:`service.faults`) instead of waiting. (It was
   5 s, retried twelve times: a submission against a locked file waited 66 s for a 400.)
   Reads never wait for it: in WAL mode readers see the last commit while a writer holds the

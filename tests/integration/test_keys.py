@@ -38,7 +38,9 @@ def start(env: dict[str, str]) -> DealerRoom:
 
 
 @pytest.fixture
-def played(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
+def played(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[dict[str, str]]:
     """A store with one match in it (a pick sealed, checkpoints signed); its environment."""
     env = env_of(settings_for(backend, tmp_path, request))
     room = start(env)
