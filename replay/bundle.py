@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 from domain import submission_signing
 from domain.canonical import canonical_json
 from domain.commitment import CommitmentError, canonical_match_id, commit
-from domain.match import Match, actor, format_time, public_record
+from domain.match import Match, actor, format_time, public_record, token_hash
 from domain.merkle import MerkleLog, record_leaf_hash
 from domain.rules import get_rules
 from domain.signed_note import Checkpoint, NoteError, Signer, Verifier, sign_checkpoint
@@ -64,6 +64,8 @@ _PLAYER_KEY_NAME = "player"  # players' keys are bare Ed25519 keys; the note key
 
 Record = dict[str, Any]
 Bundle = dict[str, Any]
+SeatAction = tuple[str, str, "bytes | None"]
+"""``("claim", player, private key or None)`` or ``("reinvite", player, None)``."""
 
 
 class BundleError(ValueError):
@@ -440,6 +442,7 @@ def play_scenario(  # noqa: PLR0913
     player_keys: Mapping[str, bytes] | None = None,
     entropy: Mapping[str, str | None] | None = None,
     salt: Callable[[int], bytes] = counter_salt,
+    seats: Mapping[int, Sequence[SeatAction]] | None = None,
 ) -> PlayedScenario:
     """Play a scenario through the domain ``Match`` aggregate and return its public records.
 
@@ -449,6 +452,10 @@ def play_scenario(  # noqa: PLR0913
     32-byte Ed25519 private keys whose public halves go into ``MatchCreated.player_keys`` and
     which sign each submission; ``entropy`` makes players join, with that entropy, before the
     first step. Salts come from ``salt(counter)`` (default :func:`counter_salt`).
+    ``seats[n]`` are seat actions taken just before step ``n`` opens: ``("claim", player,
+    key)`` claims the seat with its current invite, registering the public half of the
+    32-byte private ``key`` (or no key: ``None``), which then signs the player's submissions;
+    ``("reinvite", player, None)`` re-invites it, revoking the key.
 
     Decisions follow the scenario's ``decide`` ({player: payload}; the same answer serves
     each request that player gets in the step) and otherwise get their default.
@@ -483,17 +490,39 @@ def play_scenario(  # noqa: PLR0913
             custody=dict(custody or {}),
             player_keys={p: player_public_key(k) for p, k in keys.items()},
             credentials={},
-            invites={},
+            invites={p: token_hash(_invite(p, 0)) for p in scenario["players"]},
             seed=seed,
             at=clock(),
         )
     collect()
+    invites = dict.fromkeys(scenario["players"], 0)
+
+    def seat_actions(number: int) -> None:
+        assert match is not None  # noqa: S101 - created above
+        for action, player, key in (seats or {}).get(number, ()):
+            if action == "claim":
+                with _acting(player):
+                    public = None if key is None else player_public_key(key)
+                    credential = token_hash(f"{_invite(player, invites[player])}/token")
+                    match.claim(player, _invite(player, invites[player]), credential, public, clock())
+                if key is None:
+                    keys.pop(player, None)
+                else:
+                    keys[player] = key
+            else:
+                invites[player] += 1
+                with _acting("host"):
+                    match.reinvite(player, token_hash(_invite(player, invites[player])), clock())
+                keys.pop(player, None)
+            collect()
+
     for player, text in (entropy or {}).items():
         with _acting(player):
             match.join(player, text, clock())
         collect()
     counter = 0
     for step in scenario["steps"]:
+        seat_actions(match.step + 1)
         with _acting("host"):
             number = match.open_step(clock(), deal=step.get("deal") or None)
         collect()
@@ -550,6 +579,11 @@ def play_scenario_records(
 ) -> list[Record]:
     """Return just the public records of :func:`play_scenario` (default custody, no keys)."""
     return play_scenario(scenario, match_id=match_id, seed=seed, start_time=start_time).records
+
+
+def _invite(player: str, n: int) -> str:
+    """The ``n``-th invite of a seat in a played scenario (deterministic: tests only)."""
+    return f"dealerroom/test-invite/{player}/{n}"
 
 
 class _Clock:

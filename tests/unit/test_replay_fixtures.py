@@ -37,6 +37,7 @@ from replay.bundle import (
     load_bundle,
     play_scenario,
     sign_checkpoints,
+    sign_submission,
 )
 from replay.receipt import make_receipt
 from replay.state import scenario_deal
@@ -131,6 +132,18 @@ def honest_matches() -> dict[str, dict[str, Any]]:
             # keys and signatures, a self-custody player who opens after the seal, a missing vote
             "player_keys": {p: player_key(p) for p in ("ana", "ben", "cai")},
             "custody": {"cai": "self"},
+        },
+        "vote-seats": {
+            # seats claimed with keys and without; ana re-invited and claiming again with a
+            # new key, which then signs; cai in self-custody
+            "scenario": scenario("vote-basic"),
+            "match_id": match_id(9),
+            "custody": {"cai": "self"},
+            "seats": {1: [
+                ("claim", "ana", player_key("ana")), ("claim", "ben", None),
+                ("claim", "cai", player_key("cai")), ("reinvite", "ana", None),
+                ("claim", "ana", player_key("ana/2")),
+            ]},
         },
         "six-nimmt-classic": {"scenario": scenario("six-nimmt-classic"), "match_id": match_id(2)},
         "six-nimmt-even-odd": {"scenario": scenario("six-nimmt-even-odd"), "match_id": match_id(3)},
@@ -354,6 +367,15 @@ def reinvite_before(records: list[dict[str, Any]], seq: int) -> None:
     return seq + 1
 
 
+def sign_with_the_revoked_key(records: list[dict[str, Any]], seq: int) -> None:
+    """Ana's submission signed with the key her re-invite revoked, not her new one."""
+    data = records[seq]["data"]
+    match = records[0]["data"]["origin"].rpartition("/match/")[2]
+    data["signature"] = sign_submission(
+        player_key("ana"), match, data["step"], "ana", data["commitment"]
+    )
+
+
 def tamper_empty_checkpoint(honest: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int], str]:
     """List a signed checkpoint of the empty log first: it vouches for nothing."""
     bundle = copy.deepcopy(honest)
@@ -525,6 +547,11 @@ def fixture_set() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
         "(seq {seq}); re-signed", check="signatures", player="ana",
     ))  # fmt: skip
     add("vote-basic", "empty-checkpoint", tamper_empty_checkpoint(vote))
+    add("vote-seats", "revoked-key", tamper_record(
+        honest["vote-seats"], "SubmissionCommitted", sign_with_the_revoked_key,
+        "ana's submission (seq {seq}) is signed with the key her re-invite revoked; re-signed",
+        check="signatures", player="ana",
+    ))  # fmt: skip
     add(nimmt, "late-decision", tamper_record(
         honest[nimmt], "DecisionRequested", decision_after_deadline,
         "the decision requested at seq {seq} was made after its deadline, not defaulted; "
