@@ -225,7 +225,7 @@ def verify_receipt(
     later_size = None
     if later is not None:
         note, proof = read_later(
-            later, match_id=receipt.get("match_id"), old_size=checkpoint.size, key=key
+            later, match_id=str(receipt.get("match_id")), old_size=checkpoint.size, key=key
         )
         later_size = check_extension(checkpoint, note, proof, key, origin).size
     return ReceiptCheck(receipt["match_id"], player, step, commitment, size, later_size)

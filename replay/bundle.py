@@ -504,7 +504,8 @@ def play_scenario(  # noqa: PLR0913
                 with _acting(player):
                     public = None if key is None else player_public_key(key)
                     credential = token_hash(f"{_invite(player, invites[player])}/token")
-                    match.claim(player, _invite(player, invites[player]), credential, public, clock())
+                    invite = _invite(player, invites[player])
+                    match.claim(player, invite, credential, public, clock())
                 if key is None:
                     keys.pop(player, None)
                 else:

@@ -55,12 +55,12 @@ import re
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from domain.commitment import CommitmentError, commit, salt_from_hex
-from domain.match import format_time
 from domain.fairrand import seed_hash
+from domain.match import format_time
 from domain.merkle import EMPTY_ROOT, MerkleLog, leaf_hash, record_leaf_hash
 from domain.rules import get_rules
 from domain.rules.base import Disclosure
@@ -850,7 +850,9 @@ class _LogPart(_Part):
             self.bad(f"a seat is re-invited for {player!r}, who is not a player")
             return
         if data["actor"] != "host":
-            self.bad(f"{player}'s seat is re-invited by {data['actor']!r}; only the host re-invites")
+            self.bad(
+                f"{player}'s seat is re-invited by {data['actor']!r}; only the host re-invites"
+            )
         self.claimed.discard(player)
         self.keys.pop(player, None)
 
@@ -907,7 +909,9 @@ class _LogPart(_Part):
         if not isinstance(data["deal"], dict) or not isinstance(data["view"], dict):
             self.bad(f"step {number}'s deal and view must be objects")
         deadline = self.deadline(data["deadline"], f"step {number}")
-        self.current = _StepLog(number, list(submitters), str(data["deal_source"]), deadline=deadline)
+        self.current = _StepLog(
+            number, list(submitters), str(data["deal_source"]), deadline=deadline
+        )
         if isinstance(number, int):
             self.steps[number] = self.current
 
@@ -1100,9 +1104,8 @@ class _LogPart(_Part):
         if data["player"] not in self.players:
             self.bad(f"a decision is requested of {data['player']!r}, who is not a player")
         cur.requests.append(data["player"])
-        cur.request_deadlines.append(
-            self.deadline(data["deadline"], f"decision request {data['index']!r} of step {cur.number}")
-        )
+        what = f"decision request {data['index']!r} of step {cur.number}"
+        cur.request_deadlines.append(self.deadline(data["deadline"], what))
 
     def _DecisionMade(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         cur = self.step(data, "DecisionMade")

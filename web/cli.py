@@ -181,7 +181,7 @@ def open_these(app: Flask, base: str, live: list[dict[str, Any]]) -> list[str]:
 
 
 def check_port_free(host: str, port: int) -> None:
-    """:raises CliError: when ``host:port`` cannot be listened on (taken, not allowed, no such host).
+    """:raises CliError: when ``host:port`` cannot be listened on (taken, forbidden, no host).
 
     The probe binds as werkzeug's server will (``SO_REUSEADDR``), so a port in ``TIME_WAIT``
     passes and one another program listens on does not. Port 0 (any free port) passes.
@@ -193,7 +193,8 @@ def check_port_free(host: str, port: int) -> None:
             host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )[0]
     except (socket.gaierror, UnicodeError) as exc:
-        msg = f"cannot serve on {host}: {getattr(exc, 'strerror', None) or exc}; give --host an address of this machine"
+        why = getattr(exc, "strerror", None) or exc
+        msg = f"cannot serve on {host}: {why}; give --host an address of this machine"
         raise CliError(msg) from None
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -387,7 +388,7 @@ def export_command(match_id: str, output: str) -> None:
 @click.option("--trusted-key", default=None,
               help="The foreign host's verifier key, obtained from it out of band (its /api/key).")
 @click.option("--unpinned", is_flag=True,
-              help="Import without a pinned key: the log is checked, but nothing shows whose it is.")
+              help="Import without a pinned key: the log is checked, not whose it is.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result and verdict as JSON.")
 @with_appcontext
 def import_command(

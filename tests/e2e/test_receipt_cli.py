@@ -53,7 +53,8 @@ def test_receipt_check_reads_the_later_checkpoint_in_every_form_written_so_far(
     for name, form in forms.items():
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(form))
-        done = dealerroom(tmp_path, "receipt", "check", str(tmp_path / "r.json"), "--against", str(path))
+        receipt_file = str(tmp_path / "r.json")
+        done = dealerroom(tmp_path, "receipt", "check", receipt_file, "--against", str(path))
         assert done.returncode == 0 and "extends it" in done.stdout, (name, done.stderr)
     bad = dealerroom(tmp_path, "checkpoint", mid, "--from", "0")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1

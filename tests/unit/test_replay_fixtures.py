@@ -360,8 +360,9 @@ def decision_after_deadline(records: list[dict[str, Any]], seq: int) -> int:
 def reinvite_before(records: list[dict[str, Any]], seq: int) -> None:
     """The host re-invites the submitter's seat just before it: the key is revoked."""
     record = records[seq]
-    records.insert(seq, {"seq": seq, "type": "SeatReinvited", "at": records[seq - 1]["at"],
-                         "data": {"actor": "host", "player": record["data"]["player"]}})  # fmt: skip
+    data = {"actor": "host", "player": record["data"]["player"]}
+    at = records[seq - 1]["at"]
+    records.insert(seq, {"seq": seq, "type": "SeatReinvited", "at": at, "data": data})
     for i, later in enumerate(records[seq:], start=seq):
         later["seq"] = i
     return seq + 1

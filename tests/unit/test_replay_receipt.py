@@ -157,7 +157,9 @@ def older_forms(later: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
-@pytest.mark.parametrize("form", ["canonical", "protocol-bundles.md before", "checkpoint --from before"])
+@pytest.mark.parametrize(
+    "form", ["canonical", "protocol-bundles.md before", "checkpoint --from before"]
+)
 def test_both_verifiers_read_every_form_of_a_later_checkpoint(
     records: list[dict[str, Any]], receipt: dict[str, Any], form: str
 ) -> None:
