@@ -296,3 +296,33 @@ def test_every_command_takes_any_arguments(instance: Instance, args: list[str]) 
 def test_serve_refuses_a_port_that_is_not_one(instance: Instance, port: str) -> None:
     result = instance.run("serve", "--port", port)
     assert result.exit_code == 2  # noqa: PLR2004
+
+
+DEEP = "[" * 5000 + "]" * 5000
+HUGE_NUMBER = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["verify", "/dev/zero"], "is not JSON text: it holds a NUL byte"),
+        (["receipt", "check", "/dev/zero"], "is not JSON text: it holds a NUL byte"),
+        (["simulate", "/dev/zero"], "is not JSON text: it holds a NUL byte"),
+        (["replay", "BUNDLE", "--what-if", f"1:ana={DEEP}"], "more than 100 levels deep"),
+        (["replay", "BUNDLE", "--what-if", '1:ana={"vote": ' + HUGE_NUMBER + "}"],
+         "a number of 5,000 characters"),
+        (["replay", "BUNDLE", "--what-if", f"{HUGE_NUMBER}:ana={{}}"], "STEP must be a step"),
+        (["replay", "BUNDLE", "--at", HUGE_NUMBER], "EVENT is a record number"),
+        (["import", "BUNDLE"], "pin the host's key with --trusted-key KEY"),
+        (["checkpoint", "MATCH", "--from", "0"], "--from"),
+    ],
+)  # fmt: skip
+def test_the_findings_of_the_attack_are_one_line_and_exit_2(
+    instance: Instance, args: list[str], message: str
+) -> None:
+    bundle = instance.file(dump_bundle(instance.bundle))
+    given = [bundle if a == "BUNDLE" else instance.match_id if a == "MATCH" else a for a in args]
+    result = instance.run(*given)
+    assert result.exit_code == 2  # noqa: PLR2004
+    (line,) = result.stderr.splitlines()
+    assert message in line and len(line) < 400, line  # noqa: PLR2004 - never the whole input
