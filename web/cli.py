@@ -82,7 +82,7 @@ def matches_command() -> None:
     click.echo(f"{'match id':36}  {'game':15}  {'status':9}  {'step':>4}  {'events':>6}  players")
     for m in rows:
         host = m["origin"].rpartition("/match/")[0]
-        origin = f"  (imported from {host})" if m["imported"] else ""
+        origin = f"  (imported; its log names {host})" if m["imported"] else ""
         click.echo(
             f"{m['match_id']:36}  {m['game']:15}  {m['status']:9}  {m['step']:>4}  "
             f"{m['events']:>6}  {', '.join(m['players'])}{origin}"

@@ -54,7 +54,7 @@ def test_export_import_export_across_two_instances_gives_the_same_file(tmp_path:
     assert dealerroom(host_b, "export", match, "-o", str(reexported)).returncode == 0
     assert reexported.read_bytes() == exported.read_bytes()
     listing = dealerroom(host_b, "matches").stdout
-    assert match in listing and "(imported from dealerroom.localhost)" in listing
+    assert match in listing and "(imported; its log names dealerroom.localhost)" in listing
     checkpoint = json.loads(dealerroom(host_b, "checkpoint", match).stdout)
     bundle = load_bundle(exported.read_bytes())
     assert checkpoint["note"] == bundle["checkpoints"][-1]["note"]
