@@ -9,9 +9,9 @@ fails, the first record that is wrong (``first_bad_seq``).
 The checks (``docs/protocol-bundles.md`` section 4):
 
 ``signature``
-    Every checkpoint note verifies with the bundle's ``public_key`` (and with the caller's
-    trusted key, if given), its origin is the bundle's and the key is named after the
-    origin's prefix.
+    Every checkpoint is listed at a size from 1 to 2^63-1 and its note verifies with the
+    bundle's ``public_key`` (and with the caller's trusted key, if given), its origin is the
+    bundle's and the key is named after the origin's prefix.
 ``merkle``
     Records are numbered 0, 1, 2, ...; the root over each checkpoint's first ``size`` leaves
     is the checkpoint's root, and the last checkpoint covers exactly all records. A
@@ -19,7 +19,10 @@ The checks (``docs/protocol-bundles.md`` section 4):
     can differ (the range between the last checkpoint that holds and the first that fails).
 ``structure``
     The events come in protocol order (``docs/PROTOCOL.md`` section 3) and agree with the
-    bundle's header; no commitment is used twice.
+    bundle's header; each record has exactly its type's fields; times never go backwards;
+    no pick is committed after its step's deadline and no decision made after its own;
+    seats are claimed by their players and re-invited by the host; no commitment is used
+    twice.
 ``commitments``
     Every reveal opens its player's latest commitment of its step; every commitment is
     opened once disclosure is due.
@@ -32,13 +35,16 @@ The checks (``docs/protocol-bundles.md`` section 4):
     (:mod:`replay.state`): defaults, decision requests, decisions, outcomes, views and the
     result must all be the rules' own.
 ``signatures``
-    Submissions of players who registered a key carry their Ed25519 signature.
+    Submissions of players who hold a key at that point (their latest seat claim's, else
+    ``MatchCreated``'s) carry their Ed25519 signature; others carry none.
 ``receipts``
     Each receipt verifies and the bundle holds the very record it names, in a log that
     extends the receipt's checkpoint.
 
 Checks that need something not yet disclosed (the seed, sealed picks, private deals) are
-``pending`` while the match is under way; a verdict is ``ok`` when no check failed.
+``pending`` while the match is under way; a verdict is ``ok`` when no check failed. The
+verdict also says whether the key was pinned: without a trusted key, an ok verdict shows the
+log unchanged since its own key signed it, not whose key that is (:attr:`Verdict.key_note`).
 
 Run it as ``python -m replay.verify BUNDLE [--trusted-key KEY] [--receipt FILE] [--json]``;
 the exit status is 0 when the verdict is ok, 1 when a check failed, 2 when the bundle
