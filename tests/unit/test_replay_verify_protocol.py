@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import base64
 import copy
+import typing
 from typing import Any
 
 import pytest
 
+from domain.match import Match
+from domain.sealed import Sealed
 from domain.signed_note import Checkpoint, sign_with
 from replay.bundle import build_bundle, player_public_key, sign_checkpoints, sign_submission
-from replay.verify import verify_bundle
+from replay.verify import _FIELDS, verify_bundle
 from tests.unit.test_replay_fixtures import TEST_KEY, player_key
 from tests.unit.test_replay_verify import bundle_of, forge, only_failures, seq_of
 
@@ -288,3 +291,27 @@ def test_a_checkpoint_beyond_2_63_minus_1_fails(vote: dict[str, Any]) -> None:
     assert only_failures(verdict) == {"signature": n, "merkle": n}
     assert "sizes 1 to 2^63-1" in verdict.check("signature").detail
     assert Checkpoint.parse  # the note itself is refused too: see test_signed_note
+
+
+def test_the_verifier_knows_exactly_the_public_fields_of_every_event_recorded() -> None:
+    # A field added to an event without the verifier knowing would make every exported
+    # bundle fail; one the verifier expects but no event has would never verify.
+    events = {
+        name: cls
+        for name, cls in vars(Match).items()
+        if isinstance(cls, type)
+        and issubclass(cls, Match.Event)
+        and cls.__module__ == "domain.match"
+        and name not in {"Event", "Created"}
+    }
+    assert set(events) == set(_FIELDS)
+    for name, cls in events.items():
+        hints = typing.get_type_hints(cls)
+        own = {
+            field
+            for klass in cls.__mro__
+            if klass.__module__ == "domain.match"
+            for field in vars(klass).get("__annotations__", {})
+        }
+        public = {f for f in own if hints.get(f) is not Sealed}
+        assert public == _FIELDS[name] | {"actor"}, name
