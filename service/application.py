@@ -41,6 +41,7 @@ from service.archive import ImportedMatch, ImportedMatchError, find_imported
 from service.config import Settings
 from service.faults import StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
+from service.names import check_player_name, check_player_names
 from service.keys import check_keys
 from service.readmodel import MatchIndex
 from service.sealing import SealedTranscoding
@@ -267,9 +268,9 @@ class DealerRoom(Application[UUID]):
             if len(seed_bytes) != SEED_SIZE:
                 msg = "a seed is 64 hex digits (32 bytes)"
                 raise MatchError(msg)
-        if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-            msg = "players is a list of names"  # a list or an object as a name was a TypeError
-            raise MatchError(msg)
+        players = check_player_names(players)  # PRECIS, unique, no look-alikes, safe in links
+        custody = {_as_name(p): mode for p, mode in (custody or {}).items()}
+        player_keys = {_as_name(p): key for p, key in (player_keys or {}).items()}
         host_token = secrets.token_urlsafe(32)
         invites = {p: secrets.token_urlsafe(24) for p in players}
         key = UUID(canonical_match_id(match_id)) if match_id else uuid4()
@@ -698,6 +699,18 @@ class DealerRoom(Application[UUID]):
     def imported(self, match_id: str) -> ImportedMatch | None:
         """The imported match with this id (``None`` for a match of this service or none)."""
         return find_imported(self, match_id)
+
+
+def _as_name(name: Any) -> Any:
+    """A name as players are recorded (PRECIS-prepared), or as given if it is no name.
+
+    Custody and keys are keyed by name, so they match the recorded names; a key that is no
+    player's name is refused by the match, naming it.
+    """
+    try:
+        return check_player_name(name)
+    except ValueError:
+        return name
 
 
 def _imported_status(imported: ImportedMatch) -> dict[str, Any]:

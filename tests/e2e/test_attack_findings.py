@@ -171,3 +171,30 @@ def test_a_deadline_in_the_past_is_refused(tmp_path: Path) -> None:
         headers=_bearer(made["host_token"]),
     )
     assert answer.status_code == 400 and "passed already" in answer.get_json()["error"]
+
+
+def test_player_names_that_collide_or_cannot_reach_their_routes_are_refused(tmp_path: Path) -> None:
+    """Finding: ana/Ana, NFC/NFD twins, Cyrillic look-alikes, padding, control characters,
+    60,000 characters and names with '/', '.' or '..' were all accepted."""
+    client = roomy_app(tmp_path / "instance").test_client()
+    refused = [
+        ["ana", "Ana"],
+        ["jos\u00e9", "jose\u0301"],
+        ["ana", "\u0430na"],  # Cyrillic a
+        [" ana", "ben"],
+        ["an\u200ba", "ben"],
+        ["an\u202ea", "ben"],
+        ["an\x00a", "ben"],
+        ["a" * 60_000, "ben"],
+        ["a/b", "ben"],
+        [".", "ben"],
+        ["..", "ben"],
+    ]
+    for players in refused:
+        answer = client.post("/api/matches", json={"game": "vote", "players": players})
+        assert answer.status_code == 400, players[0][:20]
+        assert answer.get_json()["error"]
+    kept = client.post("/api/matches", json={"game": "vote", "players": ["jose\u0301", "ben"]})
+    assert kept.status_code == 201
+    mid = kept.get_json()["match_id"]
+    assert client.get(f"/api/matches/{mid}").get_json()["players"] == ["jos\u00e9", "ben"]
