@@ -72,3 +72,18 @@ def test_a_tampered_receipt_or_a_foreign_key_exits_2_with_one_line(tmp_path: Pat
     foreign = "dealerroom.localhost+00000000+AWa4AoknzQ0T85r40teP7SZ3jvX9eXQj5gWB7B3wOkYB"
     done = dealerroom(tmp_path, "receipt", "check", str(tmp_path / "r2.json"), "--key", foreign)
     assert done.returncode == 2 and "does not verify" in done.stderr
+
+
+def test_the_api_serves_the_same_later_checkpoint_object(tmp_path: Path) -> None:
+    from web import create_app, service  # noqa: PLC0415
+
+    app = create_app({"DEALERROOM_INSTANCE": str(tmp_path / "instance"), "TESTING": True})
+    room = service(app)
+    mid = room.create_match("vote", ["ana", "ben"])["match_id"]
+    room.open_step(mid)
+    later = app.test_client().get(f"/api/matches/{mid}/checkpoint?from=1").get_json()
+    assert list(later) == sorted(
+        ["format", "match_id", "old_size", "checkpoint", "consistency_proof"]
+    )  # jsonify sorts the members
+    assert later["format"] == "dealerroom/consistency/v1" and later["old_size"] == 1
+    assert later == room.consistency(mid, 1)
