@@ -522,6 +522,18 @@ class Match(Aggregate):
         self.result = None
         self.disclosed = False
 
+    def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
+        """Trigger an event no earlier than the match's last one.
+
+        The service clock may step back (an NTP correction, another worker's clock); the
+        log's times never do (verifiers refuse a time before the previous record's), so an
+        event is dated at the later of its time and the previous event's.
+        """
+        at = kwargs.get("timestamp")
+        if isinstance(at, datetime) and at < self.modified_on:
+            kwargs["timestamp"] = self.modified_on
+        super().trigger_event(event_class, **kwargs)
+
     # ------------------------------------------------------------------ creation
 
     @classmethod

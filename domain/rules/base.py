@@ -35,7 +35,7 @@ import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -83,7 +83,7 @@ _SHOWN_KEYS = 3  # unknown keys named in a message
 _QUOTES = set("\"'`\u2018\u2019\u201c\u201d")  # a text holding one is described, not shown
 
 
-def is_whole(value: object) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
     """Whether ``value`` is a JSON whole number (JSON ``true``/``false`` are not numbers).
 
     >>> is_whole(3), is_whole(True), is_whole(3.0), is_whole("3")
@@ -208,10 +208,10 @@ def check_whole(
 
     :raises error: naming ``what`` otherwise.
     """
-    if not is_whole(value) or not low <= value <= high:  # type: ignore[operator]
+    if not is_whole(value) or not low <= value <= high:
         msg = f"{what} is a whole number from {low} to {high}, not {describe(value)}"
         raise error(msg)
-    return value  # type: ignore[return-value]
+    return value
 
 
 def is_name(value: object) -> bool:

@@ -694,13 +694,13 @@ class GridAdaptation(Rules):
     def _check_buy(state: State, player: str, buy: object) -> int:
         # Bounded before any price is computed: nobody can ever afford more than
         # MAX_PURCHASE tiles, and the price of n tiles is a closed form.
-        if not is_whole(buy) or not 0 <= buy <= MAX_PURCHASE:  # type: ignore[operator]
+        if not is_whole(buy) or not 0 <= buy <= MAX_PURCHASE:
             msg = (
                 f"buy_reserves is a whole number of reserve tiles from 0 to {MAX_PURCHASE}, "
                 f"not {describe(buy)}"
             )
             raise IllegalPick(msg)
-        count = int(buy)  # type: ignore[call-overload]
+        count = buy
         cost = reserve_cost(state["bought"][player], count)
         available = state["garnets"][player] - state["spent"][player]
         if cost > available:

@@ -302,3 +302,12 @@ def test_grants_die_on_sign_out_and_on_reinvite(room: DealerRoom) -> None:
     room.reinvite(mid, "ana")
     assert not room.grant_holds(mid, "ana", grant2)
     assert room.open_grant(mid, tokens["ana"]) is None
+
+
+def test_times_in_the_log_never_go_backwards_when_the_clock_does(room: DealerRoom, clock: Clock) -> None:
+    mid = room.create_match("vote", PLAYERS)["match_id"]
+    room.open_step(mid, seconds=600)
+    clock.advance(-30)  # the service clock steps back
+    room.submit(mid, "ana", {"vote": "ben"})
+    times = [r["at"] for r in room.records(mid)]
+    assert times == sorted(times)
