@@ -51,7 +51,8 @@ T = TypeVar("T")
 
 HOST = "host"
 SYSTEM = "system"
-MAX_RETRIES = 12
+RETRY_SECONDS = 10.0  # how long a command keeps retrying lost save races before a 503
+MAX_BACKOFF = 0.25  # the longest wait between two tries (jittered below it)
 STORE_BUSY = "the match is too busy right now; try again in a moment"
 TURN_STRIPES = 256  # locks that commands on the same match take turns on, per process
 
@@ -177,12 +178,18 @@ class DealerRoom(Application[UUID]):
         amending while the host seals) raced to save the same version, and the losers ran
         their command again after a backoff: under sustained amendments one could lose
         twelve times in a row. The locks are striped (the match id picks one of
-        :data:`TURN_STRIPES`), so there is a fixed number of them.
+        :data:`TURN_STRIPES`), so there is a fixed number of them. Lost races with other
+        processes are retried, with jittered backoff, for up to :data:`RETRY_SECONDS` (a
+        count of tries ran out under twenty writers on one SQLite file); a lock held still
+        or a store down is answered at once (:mod:`service.faults`).
         """
         turn = self._turns[self.match_key(match_id).int % TURN_STRIPES]
         token = actor.set(who)
         try:
-            for attempt in range(MAX_RETRIES):
+            give_up = time.monotonic() + RETRY_SECONDS
+            attempt = 0
+            while attempt == 0 or time.monotonic() < give_up:
+                attempt += 1
                 with turn:
                     match = self.get_match(match_id)
                     if who != SYSTEM and self._apply_overdue(match):
@@ -201,7 +208,8 @@ class DealerRoom(Application[UUID]):
                             raise StoreUnavailable(STORE_BUSY) from exc
                     else:
                         return result
-                time.sleep(random.uniform(0, 0.005 * 2**attempt))  # noqa: S311 - jitter
+                backoff = min(MAX_BACKOFF, 0.005 * 2 ** min(attempt, 10))
+                time.sleep(random.uniform(0, backoff))  # noqa: S311 - jitter
             raise StoreUnavailable(STORE_BUSY)
         finally:
             actor.reset(token)
