@@ -36,7 +36,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from domain.match import Match, parse_time
+from domain.match import Match, parse_time, public_record
+from domain.public_log import MatchStatus, due_after, status_after
 from service.archive import IMPORT_TOPIC, ImportedMatch
 from service.faults import STORE_FAULTS
 from service.sqlite_pragmas import BUSY_TIMEOUT_MS
@@ -253,7 +254,7 @@ class MatchIndex:
                     match_id=match_id,
                     game=event.game,
                     players=json.dumps(event.players),
-                    status="created",
+                    status=str(MatchStatus.CREATED),
                     step=0,
                     events=1,
                     created_at=at,
@@ -264,27 +265,19 @@ class MatchIndex:
             )
             return
         values: dict[str, Any] = {"events": event.originator_version, "last_activity": at}
+        kind = type(event).__name__
+        status = status_after(kind)
+        if status is not None:
+            values["status"] = str(status)
         if isinstance(event, Match.StepOpened):
+            values["step"] = event.step
+        due = due_after(kind, public_record(event)["data"]) if status is not None else None
+        if due is not None:
+            deadline, due_kind = due
             values |= {
-                "status": "open",
-                "step": event.step,
-                "due_at": event.deadline and parse_time(event.deadline),
-                "due_kind": "seal" if event.deadline else None,
+                "due_at": deadline and parse_time(deadline),
+                "due_kind": due_kind and str(due_kind),
             }
-        elif isinstance(event, Match.StepSealed):
-            values |= {"status": "sealed", "due_at": None, "due_kind": None}
-        elif isinstance(event, Match.DecisionRequested):
-            values |= {
-                "status": "deciding",
-                "due_at": event.deadline and parse_time(event.deadline),
-                "due_kind": "decision" if event.deadline else None,
-            }
-        elif isinstance(event, Match.DecisionMade):
-            values |= {"status": "sealed", "due_at": None, "due_kind": None}
-        elif isinstance(event, Match.StepResolved):
-            values |= {"status": "resolved", "due_at": None, "due_kind": None}
-        elif isinstance(event, Match.MatchFinished):
-            values |= {"status": "finished", "due_at": None, "due_kind": None}
         conn.execute(
             update(self.index).where(self.index.c.match_id == match_id).values(**values)
         )
