@@ -42,6 +42,7 @@ from sqlalchemy import select
 from domain.canonical import canonical_json
 from domain.match import Match, MatchError, actor
 from domain.merkle import MerkleLog, record_leaf_hash
+from domain.public_log import PublicLog
 from domain.receipt import CONSISTENCY_FORMAT
 from service.transparency import b64
 
@@ -56,16 +57,6 @@ IMPORTER = "host"
 
 IMPORT_TOPIC = "service.archive:ImportedMatch."
 """The notification topics of :class:`ImportedMatch` events start with this."""
-
-_STATUS = {
-    "StepOpened": "open",
-    "StepSealed": "sealed",
-    "DecisionRequested": "deciding",
-    "DecisionMade": "sealed",
-    "StepResolved": "resolved",
-    "MatchFinished": "finished",
-}
-
 
 class ArchiveError(ValueError):
     """A bundle that cannot be imported here, with the reason."""
@@ -251,11 +242,8 @@ def summarize(bundle: Mapping[str, Any]) -> dict[str, Any]:
     """
     records = bundle["records"]
     host, _, match_id = bundle["origin"].rpartition("/match/")  # checked by the verifier
-    status, step = "created", 0
-    for record in records:
-        status = _STATUS.get(record["type"], status)
-        if record["type"] == "StepOpened":
-            step = record["data"]["step"]
+    log = PublicLog.of(records)
+    step = log.current.number if log.current is not None else 0
     return {
         "match_id": match_id,
         "host": host,
@@ -264,7 +252,7 @@ def summarize(bundle: Mapping[str, Any]) -> dict[str, Any]:
         "game": bundle["rules"]["game"],
         "rules_version": bundle["rules"]["version"],
         "players": list(records[0]["data"]["players"]),
-        "status": status,
+        "status": str(log.status),
         "step": step,
         "events": len(records),
         "created_at": records[0]["at"],
