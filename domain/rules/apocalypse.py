@@ -131,6 +131,7 @@ from domain.rules.base import (
     describe,
     player_list,
 )
+from domain.rules.schema import FieldKind, PickField
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -699,8 +700,27 @@ class Apocalypse(Rules):
     """Apocalypse: simultaneous moves on a 5×5 board, five pawns and two knights a side."""
 
     name = "apocalypse"
+    display_name = "Apocalypse"
     version = "1"
     disclosure = Disclosure.ON_RESOLVE
+    min_players = len(COLORS)
+    max_players = len(COLORS)
+    default_is_legal = False  # the missing-move marker, penalised
+
+    def pick_fields(self, kind: str) -> list[PickField]:
+        """Return the fields: the square moved from, the one moved to, a drop when needed."""
+        del kind
+        return [
+            PickField("from", FieldKind.TEXT, "the square of the piece you move, a1 to e5"),
+            PickField("to", FieldKind.TEXT, "the square it moves to"),
+            PickField(
+                "drop",
+                FieldKind.TEXT,
+                "where a promoting pawn goes when you already have two knights: an empty "
+                "square off its last rank",
+                required=False,
+            ),
+        ]
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Apocalypse has no options.
@@ -832,6 +852,25 @@ class Apocalypse(Rules):
     def legal_moves(self, state: State, player: str) -> Iterator[Payload]:
         """Yield ``player``'s legal move payloads now (see :func:`legal_moves`)."""
         return legal_moves(state, player)
+
+    def generate_legal_picks(self, state: State, player: str) -> Iterator[Payload]:
+        """Yield the legal moves (:func:`legal_moves`); none for someone not playing.
+
+        A move the turn would penalise is well formed but not legal, so it is not yielded.
+        """
+        if player not in state["colors"].values():
+            return iter(())
+        return legal_moves(state, player)
+
+    def is_legal(self, state: State, player: str, payload: JSON) -> bool:
+        """Whether ``payload`` is a move ``check_pick`` accepts and the turn does not penalise.
+
+        A drop named where none is needed is ignored by the rules, so such a move is legal
+        too, though :meth:`generate_legal_picks` yields it only without the drop.
+        """
+        if player not in state["colors"].values() or not super().is_legal(state, player, payload):
+            return False
+        return is_legal(state, player, payload)
 
     def bot_pick(self, state: State, player: str, rng: Rng) -> Payload:
         """A simple legal move that tends to end matches.

@@ -21,6 +21,14 @@ same thing without events):
    with that decision appended to ``decisions``) or a :class:`Resolution` with the new
    state and a public ``outcome`` (the machine-readable account of the step).
 
+Besides the life of a step, a game declares what the generic layers (pages, API, CLI,
+verifier) need so that none of them names a game: its ``display_name``, its options
+(:meth:`Rules.options_schema`), the players it takes (:meth:`Rules.player_range`,
+:meth:`Rules.default_players`), the pick's fields (:meth:`Rules.pick_fields`), the legal
+picks as a lazy view (:meth:`Rules.legal_picks`, :meth:`Rules.is_legal`), the choices of a
+decision (:meth:`Rules.decision_choices`) and the scenario shape of a recorded deal
+(:meth:`Rules.scenario_deal`), which the verifier re-checks with ``check_deal``.
+
 Randomness during a step comes from two :class:`~domain.fairrand.Rng` streams: purpose
 ``"deal/<n>"`` for the deal and ``"resolve/<n>"`` for draws during resolution (a fresh
 stream each time resolution re-runs after a decision), so a verifier holding the revealed
@@ -37,10 +45,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 
+from domain.rules.schema import LegalPicks
+
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from domain.fairrand import Rng
+    from domain.rules.schema import Option, PickField
 
 JSON = Any
 State = dict[str, Any]
@@ -336,12 +347,24 @@ class Resolution:
     outcome: dict[str, Any]  # public, machine-readable account of what happened
 
 
+STOCK_NAMES = ("ana", "ben", "cai", "dee", "eve", "fay", "gus", "hal", "ivy", "jon")
+"""Player names a new-match form suggests, in seat order."""
+SUGGESTED_PLAYERS = 3
+"""How many players a form suggests when the game allows it."""
+
+
 class Rules(ABC):
     """One game's rules. Subclasses are stateless; all state is in ``State`` values."""
 
     name: ClassVar[str]  # the wire name, e.g. "six-nimmt"
+    display_name: ClassVar[str]  # the name people read, e.g. "6 nimmt!"
     version: ClassVar[str]  # bumped whenever a resolution could change
     disclosure: ClassVar[Disclosure]
+    min_players: ClassVar[int]  # the fewest players the game takes, under any options
+    max_players: ClassVar[int]  # the most players the game takes, under any options
+    default_is_legal: ClassVar[bool] = True
+    """Whether ``default_pick`` is a legal pick. ``False`` where the default is a marker
+    ``check_pick`` refuses (an abstention, a missing move, no tile placed)."""
 
     @abstractmethod
     def setup(self, options: Mapping[str, Any], players: Sequence[str]) -> State:
@@ -430,6 +453,71 @@ class Rules(ABC):
         """A legal pick for demo matches and fixtures (simple, not clever)."""
         del rng
         return self.default_pick(state, player)
+
+    # --- What the generic layers read -----------------------------------------------
+
+    def options_schema(self) -> list[Option]:
+        """Return the options a match of this game takes, with defaults (none by default).
+
+        Every default agrees with :meth:`normalise_options` and every bound with its checks.
+        """
+        return []
+
+    def player_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """Return the fewest and the most players the game takes with ``options``.
+
+        :raises BadOptions: for options :meth:`normalise_options` refuses.
+        """
+        self.normalise_options(options)
+        return self.min_players, self.max_players
+
+    def default_players(self, options: Mapping[str, Any]) -> list[str]:
+        """Return player names a new-match form suggests with ``options`` (seat order).
+
+        :raises BadOptions: for options :meth:`normalise_options` refuses.
+        """
+        low, high = self.player_range(options)
+        return list(STOCK_NAMES[: min(max(low, SUGGESTED_PLAYERS), high)])
+
+    @abstractmethod
+    def pick_fields(self, kind: str) -> list[PickField]:
+        """Return the fields of a pick's payload in a step of ``kind`` (``StepSpec.kind``)."""
+
+    @abstractmethod
+    def generate_legal_picks(self, state: State, player: str) -> Iterator[Payload]:
+        """Yield ``player``'s legal picks in ``state`` lazily, each once, normalised."""
+
+    def count_legal_picks(self, state: State, player: str) -> int:
+        """Return how many legal picks ``player`` has (by iterating, unless overridden)."""
+        return sum(1 for _ in self.generate_legal_picks(state, player))
+
+    def legal_picks(self, state: State, player: str) -> LegalPicks:
+        """Return a lazy view of ``player``'s legal picks in ``state`` (nothing generated)."""
+        return LegalPicks(self, state, player)
+
+    def is_legal(self, state: State, player: str, payload: JSON) -> bool:
+        """Whether ``payload`` is a legal pick of ``player``: ``check_pick`` accepts it."""
+        try:
+            self.check_pick(state, player, payload)
+        except RulesError:
+            return False
+        return True
+
+    def decision_choices(self, state: State, request: DecisionRequest) -> list[Payload]:
+        """Return every answer ``request`` may get (by default only its default)."""
+        del state
+        return [dict(request.default)]
+
+    def scenario_deal(self, deal: Deal) -> dict[str, Any] | None:
+        """Return a recorded deal in its scenario shape, the input of :meth:`check_deal`.
+
+        The verifier re-checks an explicit deal by running this shape through
+        ``check_deal``, which must split it back into exactly the recorded parts. By
+        default the public and private parts are merged, which is ``{}`` for a game that
+        deals nothing (so a recorded deal of anything is refused); ``None`` would leave the
+        deal to ``apply_deal`` alone.
+        """
+        return {**deal.public, **deal.private}
 
 
 def clone(state: State) -> State:

@@ -113,12 +113,16 @@ Rulings (RULINGS.md section 4) and the readings chosen where it is silent
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
+from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
     JSON,
+    STOCK_NAMES,
+    SUGGESTED_PLAYERS,
     BadDeal,
     BadOptions,
     Deal,
@@ -139,9 +143,10 @@ from domain.rules.base import (
     list_names,
     player_list,
 )
+from domain.rules.schema import FieldKind, Option, OptionKind, PickField
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
 
     from domain.fairrand import Rng
 
@@ -508,8 +513,66 @@ class GridAdaptation(Rules):
     """Grid Adaptation: eight rounds of sealed placements and one Life step each."""
 
     name = "grid-adaptation"
+    display_name = "Grid Adaptation"
     version = "1"
     disclosure = Disclosure.AT_END
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    default_is_legal = False  # no tile placed (or, in the EC vote, an abstention)
+
+    def options_schema(self) -> list[Option]:
+        """Return the one option: the garnets each player brings."""
+        return [
+            Option(
+                "garnets",
+                OptionKind.PER_PLAYER_INTEGER,
+                {},
+                "the garnets each player brings to buy reserve tiles with; left out, none",
+                minimum=0,
+                maximum=MAX_GARNETS,
+            )
+        ]
+
+    def default_players(self, options: Mapping[str, Any]) -> list[str]:
+        """Return the players the garnets name, then stock names, at least three.
+
+        :raises BadOptions: for options :meth:`normalise_options` refuses.
+        """
+        named = list(self.normalise_options(options)["garnets"])
+        count = min(max(len(named), SUGGESTED_PLAYERS), MAX_PLAYERS)
+        return [*named, *(name for name in STOCK_NAMES if name not in named)][:count]
+
+    def pick_fields(self, kind: str) -> list[PickField]:
+        """Return a round's tiles, reserve tile, flip and purchase; or the EC vote."""
+        if kind == "ec-vote":
+            return [PickField("vote", FieldKind.TEXT, "the player tied lowest you vote EC")]
+        return [
+            PickField(
+                "tiles",
+                FieldKind.TEXT_LIST,
+                "the empty cells you place tiles on: 3 in round 1, 1 in every later round",
+            ),
+            PickField(
+                "reserve",
+                FieldKind.TEXT,
+                "an empty cell for one of your reserve tiles",
+                required=False,
+                nullable=True,
+            ),
+            PickField(
+                "flip",
+                FieldKind.INTEGER,
+                "in rounds 4 and 7, the bit of your sequence to flip, 0 to 2 from the left",
+                required=False,
+                nullable=True,
+            ),
+            PickField(
+                "buy_reserves",
+                FieldKind.INTEGER,
+                "how many reserve tiles to buy with garnets (2, then each one doubles)",
+                required=False,
+            ),
+        ]
 
     # --- Options and set-up ---------------------------------------------------------
 
@@ -622,6 +685,19 @@ class GridAdaptation(Rules):
             msg = f"sequence {repeated[0]} is dealt twice; every player's sequence is unique"
             raise BadDeal(msg)
         return Deal(private={p: {"sequence": sequences[p]} for p in state["players"]})
+
+    def scenario_deal(self, deal: Deal) -> dict[str, Any] | None:
+        """``{"sequences": {player: bits}}``: each player's recorded sequence.
+
+        >>> RULES.scenario_deal(Deal(private={"ana": {"sequence": "010"}}))
+        {'sequences': {'ana': '010'}}
+        """
+        private = dict(deal.private)
+        return {
+            "sequences": {
+                p: v.get("sequence") if isinstance(v, dict) else v for p, v in private.items()
+            }
+        }
 
     def apply_deal(self, state: State, deal: Deal) -> State:
         """Give each player their sequence."""
@@ -752,6 +828,57 @@ class GridAdaptation(Rules):
         if state["phase"] == "ec-vote":
             return {"vote": None}
         return {"tiles": [], "reserve": None, "flip": None, "buy_reserves": 0}
+
+    # --- Legal picks ----------------------------------------------------------------
+
+    def generate_legal_picks(self, state: State, player: str) -> Iterator[Payload]:
+        """Every round pick (ordered tiles, then purchase, reserve, flip) or EC vote, lazily.
+
+        Round 1 alone has 225 x 224 x 223 ordered tile triples, so nothing is listed.
+        """
+        if state["phase"] == "ec-vote" and player in state["ec_voters"]:
+            yield from ({"vote": candidate} for candidate in state["ec_candidates"])
+        if state["phase"] != "rounds" or player not in state["players"]:
+            return
+        empty, wanted, flips, buys = self._pick_space(state, player)
+        for tiles in permutations(empty, wanted):
+            for buy in buys:
+                reserves: list[Cell | None] = [None]
+                if state["reserves"][player] + buy >= 1:
+                    reserves += [cell for cell in empty if cell not in tiles]
+                for reserve in reserves:
+                    for flip in flips:
+                        yield {
+                            "tiles": list(tiles),
+                            "reserve": reserve,
+                            "flip": flip,
+                            "buy_reserves": buy,
+                        }
+
+    def count_legal_picks(self, state: State, player: str) -> int:
+        """Count the picks :meth:`generate_legal_picks` yields, by a closed form."""
+        if state["phase"] == "ec-vote" and player in state["ec_voters"]:
+            return len(state["ec_candidates"])
+        if state["phase"] != "rounds" or player not in state["players"]:
+            return 0
+        empty, wanted, flips, buys = self._pick_space(state, player)
+        free = len(empty) - wanted  # cells left for the reserve tile
+        reserves = sum(1 + (free if state["reserves"][player] + buy >= 1 else 0) for buy in buys)
+        return math.perm(len(empty), wanted) * reserves * len(flips)
+
+    @staticmethod
+    def _pick_space(
+        state: State, player: str
+    ) -> tuple[list[Cell], int, tuple[int | None, ...], list[int]]:
+        """Return the empty cells, the tiles wanted, the flips and the affordable buys."""
+        number = state["round"] + 1
+        empty = [cell for cell in ALL_CELLS if cell not in state["tiles"]]
+        wanted = FIRST_ROUND_TILES if number == 1 else LATER_ROUND_TILES
+        flips: tuple[int | None, ...] = (None, 0, 1, 2) if number in FLIP_ROUNDS else (None,)
+        available = state["garnets"][player] - state["spent"][player]
+        bought = state["bought"][player]
+        buys = [n for n in range(MAX_PURCHASE + 1) if reserve_cost(bought, n) <= available]
+        return empty, wanted, flips, buys
 
     # --- Resolution -----------------------------------------------------------------
 

@@ -96,8 +96,9 @@ Readings chosen where RULINGS.md is silent
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
@@ -120,9 +121,10 @@ from domain.rules.base import (
     describe,
     player_list,
 )
+from domain.rules.schema import FieldKind, Option, OptionKind, PickField
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from domain.fairrand import Rng
 
@@ -406,8 +408,58 @@ class PickingNine(Rules):
     """Picking Nine Possibilities."""
 
     name = "picking-nine"
+    display_name = "Picking Nine Possibilities"
     version = "1"
     disclosure = Disclosure.AT_END
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    def options_schema(self) -> list[Option]:
+        """Return the one option: the tie-break list, defaulting to the seat order."""
+        return [
+            Option(
+                "tiebreak",
+                OptionKind.NAMES,
+                None,
+                "the tie-break list, every player once, first place first; left out, the "
+                "seat order",
+                maximum=MAX_PLAYERS,
+                filled=False,
+            )
+        ]
+
+    def default_players(self, options: Mapping[str, Any]) -> list[str]:
+        """Return the tie-break list when the options give one, else three stock names.
+
+        :raises BadOptions: for options :meth:`normalise_options` refuses.
+        """
+        options = self.normalise_options(options)
+        if options.get("tiebreak"):
+            return list(options["tiebreak"])
+        return super().default_players(options)
+
+    def pick_fields(self, kind: str) -> list[PickField]:
+        """Return the fields: the want-list, the ban and the priority number."""
+        del kind
+        return [
+            PickField(
+                "wants",
+                FieldKind.TEXT_LIST,
+                f"{WANTS} different cards of this round's pool, the most wanted first",
+            ),
+            PickField(
+                "ban",
+                FieldKind.TEXT,
+                "a card of the pool to ban if your priority is the highest unique one",
+                nullable=True,
+            ),
+            PickField(
+                "priority",
+                FieldKind.INTEGER,
+                "your priority number, 1 to the number of players; unique low numbers pick "
+                "first",
+            ),
+        ]
 
     # -- Set-up -------------------------------------------------------------------------------
 
@@ -519,6 +571,14 @@ class PickingNine(Rules):
             seen.append(card)
         return Deal(public={"pool": ascending(pool)})
 
+    def scenario_deal(self, deal: Deal) -> dict[str, Any] | None:
+        """``{"pool": cards}``: the recorded pool as dealt.
+
+        >>> RULES.scenario_deal(Deal(public={"pool": ["B1", "R2"]}))
+        {'pool': ['B1', 'R2']}
+        """
+        return {"pool": dict(deal.public).get("pool")}
+
     def apply_deal(self, state: State, deal: Deal) -> State:
         """Open the round: its pool is the dealt cards plus the gray zero while untaken.
 
@@ -586,6 +646,29 @@ class PickingNine(Rules):
         """Wants = the first 7 cards of the pool in the default order, no ban, priority N."""
         del player
         return default_submission(state["pool"], len(state["players"]))
+
+    def generate_legal_picks(self, state: State, player: str) -> Iterator[Payload]:
+        """Every ordered want-list of the pool, then every ban, then every priority.
+
+        Lazy: a pool of nine gives 181,440 want-lists, each with ten bans and N priorities.
+        """
+        del player
+        if state["finished"] or state["pool_round"] != state["round"] + 1:
+            return
+        pool: list[Card] = state["pool"]
+        priorities = range(1, len(state["players"]) + 1)
+        for wants in permutations(pool, WANTS):
+            for ban in (None, *pool):
+                for priority in priorities:
+                    yield {"wants": list(wants), "ban": ban, "priority": priority}
+
+    def count_legal_picks(self, state: State, player: str) -> int:
+        """Want-lists times bans (a pool card or none) times priorities, without generating."""
+        del player
+        if state["finished"] or state["pool_round"] != state["round"] + 1:
+            return 0
+        pool = len(state["pool"])
+        return math.perm(pool, WANTS) * (pool + 1) * len(state["players"])
 
     # -- Resolution ---------------------------------------------------------------------------
 

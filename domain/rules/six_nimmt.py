@@ -8,8 +8,8 @@ Options (``normalise_options`` fills in the defaults and rejects anything else):
 
 * ``virtual_player`` (bool, default ``true``): one virtual player, id ``virtual``, joins the
   humans. 2 to 9 humans with it, 2 to 10 without. A human may not be called ``virtual``.
-* ``start_points`` (a whole number from 1 to 1000, default 66): everybody's points at the
-  start.
+* ``start_points`` (a whole number from 1 to 1,000,000, default 66): everybody's points at
+  the start.
 * ``action_card`` (``null`` or ``"even-odd"``, default ``null``).
 
 Steps: one step is one turn, ``StepSpec(kind="turn", submitters=<humans in seat order>)``;
@@ -125,9 +125,10 @@ from domain.rules.base import (
     is_whole,
     player_list,
 )
+from domain.rules.schema import FieldKind, Option, OptionKind, PickField
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from domain.fairrand import Rng
 
@@ -355,10 +356,53 @@ class SixNimmt(Rules):
     """6 nimmt! with the virtual player and the Even/Odd action card."""
 
     name = "six-nimmt"
+    display_name = "6 nimmt!"
     version = "1"
     disclosure = Disclosure.ON_RESOLVE
+    min_players = MIN_HUMANS
+    max_players = MAX_HUMANS_WITHOUT_VIRTUAL
 
     # --- Set-up -------------------------------------------------------------------------
+
+    def options_schema(self) -> list[Option]:
+        """Return the options: the virtual player, the start points, the action card."""
+        return [
+            Option(
+                "virtual_player",
+                OptionKind.BOOL,
+                True,  # noqa: FBT003 - the option's default value, not a flag argument
+                f'one virtual player, called "{VIRTUAL}", plays along with the humans',
+            ),
+            Option(
+                "start_points",
+                OptionKind.INTEGER,
+                DEFAULT_START_POINTS,
+                "the points everybody has at the start",
+                minimum=1,
+                maximum=MAX_START_POINTS,
+            ),
+            Option(
+                "action_card",
+                OptionKind.CHOICE,
+                None,
+                "the action card in play: none, or Even/Odd",
+                choices=(None, EVEN_ODD),
+            ),
+        ]
+
+    def player_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """2 to 9 humans with the virtual player, 2 to 10 without.
+
+        :raises BadOptions: for options :meth:`normalise_options` refuses.
+        """
+        with_virtual = self.normalise_options(options)["virtual_player"]
+        most = MAX_HUMANS_WITH_VIRTUAL if with_virtual else MAX_HUMANS_WITHOUT_VIRTUAL
+        return MIN_HUMANS, most
+
+    def pick_fields(self, kind: str) -> list[PickField]:
+        """One field: the card played."""
+        del kind
+        return [PickField("card", FieldKind.INTEGER, "the card of your hand you play")]
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Return the options with every default filled in (unknown options are rejected).
@@ -547,6 +591,35 @@ class SixNimmt(Rules):
     def bot_pick(self, state: State, player: str, rng: Rng) -> Payload:
         """Play a uniformly drawn card of the hand."""
         return {"card": rng.choice(sorted(state["hands"][player]))}
+
+    def generate_legal_picks(self, state: State, player: str) -> Iterator[Payload]:
+        """Each card of a human's hand, ascending."""
+        hand = state["hands"][player] if player in state["players"] else []
+        return ({"card": card} for card in sorted(hand))
+
+    def count_legal_picks(self, state: State, player: str) -> int:
+        """One pick per card in a human's hand."""
+        return len(state["hands"][player]) if player in state["players"] else 0
+
+    def decision_choices(self, state: State, request: DecisionRequest) -> list[Payload]:
+        """Return the four rows: a too-low card may take any of them."""
+        del state, request
+        return [{"row": index} for index in range(ROW_COUNT)]
+
+    def scenario_deal(self, deal: Deal) -> dict[str, Any] | None:
+        """``{"hands": {player: cards}, "rows": cards}``: the virtual hand is a hand again.
+
+        >>> RULES.scenario_deal(Deal(public={"virtual_hand": [3]}, private={"ana": [1]}))
+        {'hands': {'ana': [1], 'virtual': [3]}}
+        """
+        public, private = dict(deal.public), dict(deal.private)
+        hands = dict(private)
+        if "virtual_hand" in public:
+            hands[VIRTUAL] = public["virtual_hand"]
+        out: dict[str, Any] = {"hands": hands}
+        if "rows" in public:
+            out["rows"] = public["rows"]
+        return out
 
     def check_decision(self, state: State, request: DecisionRequest, payload: JSON) -> Payload:
         """A take-row decision is ``{"row": i}`` with ``i`` from 0 to 3.

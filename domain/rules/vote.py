@@ -36,9 +36,10 @@ from domain.rules.base import (
     list_names,
     player_list,
 )
+from domain.rules.schema import FieldKind, Option, OptionKind, PickField
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from domain.fairrand import Rng
 
@@ -53,8 +54,50 @@ class Vote(Rules):
     """The hidden plurality vote."""
 
     name = "vote"
+    display_name = "Hidden vote"
     version = "1"
     disclosure = Disclosure.ON_RESOLVE
+    min_players = 1
+    max_players = MAX_VOTERS
+    default_is_legal = False  # a missing vote abstains; a submitted one names a candidate
+
+    def options_schema(self) -> list[Option]:
+        """Candidates and voters, each defaulting to the players."""
+        return [
+            Option(
+                "candidates",
+                OptionKind.NAMES,
+                None,
+                "the names one may vote for, in order; left out, the players",
+                minimum=1,
+                maximum=MAX_VOTERS,
+                filled=False,
+            ),
+            Option(
+                "voters",
+                OptionKind.NAMES,
+                None,
+                "the players who vote, each a player of the match; left out, every player",
+                minimum=1,
+                maximum=MAX_VOTERS,
+                filled=False,
+            ),
+        ]
+
+    def default_players(self, options: Mapping[str, Any]) -> list[str]:
+        """Return the voters when the options name them, else three stock names.
+
+        :raises BadOptions: for options :meth:`normalise_options` refuses.
+        """
+        options = self.normalise_options(options)
+        if "voters" in options:
+            return list(options["voters"])
+        return super().default_players(options)
+
+    def pick_fields(self, kind: str) -> list[PickField]:
+        """One field: the candidate voted for."""
+        del kind
+        return [PickField("vote", FieldKind.TEXT, "the candidate you vote for")]
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Fill in nothing: candidates and voters default to the players at set-up.
@@ -126,6 +169,16 @@ class Vote(Rules):
         """A missing vote abstains."""
         del state, player
         return {"vote": None}
+
+    def generate_legal_picks(self, state: State, player: str) -> Iterator[Payload]:
+        """Yield a vote for each candidate, in candidate order."""
+        del player
+        return ({"vote": candidate} for candidate in state["candidates"])
+
+    def count_legal_picks(self, state: State, player: str) -> int:
+        """One pick per candidate."""
+        del player
+        return len(state["candidates"])
 
     def resolve(
         self,
