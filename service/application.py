@@ -36,6 +36,7 @@ from domain.match import (
     public_record,
     token_hash,
 )
+from domain.public_log import PublicLog
 from domain.signed_note import Signer
 from service.archive import ImportedMatch, ImportedMatchError, find_imported
 from service.config import Settings
@@ -723,17 +724,15 @@ def _as_name(name: Any) -> Any:
 
 def _imported_status(imported: ImportedMatch) -> dict[str, Any]:
     """The status of an imported match, from its records (the foreign host's log)."""
-    records = imported.records()
-    created = records[0]["data"]
-    finished = [r for r in records if r["type"] == "MatchFinished"]
+    log = PublicLog.of(imported.records())
     return {
         "match_id": imported.summary["match_id"],
         "game": imported.summary["game"],
-        "options": created.get("options", {}),
-        "players": list(created.get("players", [])),
-        "custody": dict(created.get("custody", {})),
-        "finished": bool(finished),
-        "result": finished[0]["data"].get("result") if finished else None,
+        "options": dict(log.options),
+        "players": list(log.players),
+        "custody": dict(log.custody),
+        "finished": log.finished,
+        "result": log.result,
         "step": None,
         "imported": {
             "host": imported.summary["host"],
