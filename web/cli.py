@@ -26,6 +26,7 @@ from flask.cli import FlaskGroup, with_appcontext
 from werkzeug.serving import run_simple
 
 from domain.receipt import ReceiptError, verify_receipt
+from domain.record_text import describe
 from service.application import DealerRoom, NotFound
 from service.config import ConfigError
 from service.simulate import ScenarioError, check_scenario, run_scenario
@@ -89,25 +90,6 @@ def matches_command() -> None:
         )
 
 
-def describe(record: dict[str, Any]) -> str:
-    """One line saying what a public record says (the timeline's last column)."""
-    data = dict(record["data"])
-    data.pop("actor", None)
-    step = data.pop("step", None)
-    player = data.pop("player", None)
-    parts = []
-    if step is not None:
-        parts.append(f"step {step}")
-    if player is not None:
-        parts.append(player)
-    if "commitment" in data:
-        parts.append(f"commitment {data.pop('commitment')[:16]}…")
-    data.pop("view", None)
-    if data:
-        parts.append(_compact(data))
-    return "  ".join(parts)
-
-
 @click.command("timeline")
 @click.argument("match_id")
 @click.option("--json", "as_json", is_flag=True, help="Print the public records as JSON lines.")
@@ -124,7 +106,7 @@ def timeline_command(match_id: str, as_json: bool) -> None:  # noqa: FBT001
         else:
             click.echo(
                 f"{record['seq']:>4}  {record['at']}  {record['type']:19}  "
-                f"{record['data'].get('actor', ''):8}  {describe(record)}"
+                f"{record['data'].get('actor', ''):8}  {describe(record, short=True)}"
             )
 
 
@@ -505,7 +487,7 @@ def _show_state(board: Any, seq: int, player: str | None, as_json: bool) -> None
         f"match {shown['match_id']} ({shown['game']}), event {seq} of 0..{shown['records'] - 1}: "
         f"{record['type']} at {record['at']} by {record['data'].get('actor', '?')}"
     )
-    said = describe(record)
+    said = describe(record, short=True)
     if said:
         click.echo(f"  {said}")
     whose = "public state" if player is None else f"{player}'s view"

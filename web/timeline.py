@@ -10,6 +10,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.record_text import describe
 from replay.state import MatchReplay
 from web import service
 
@@ -50,39 +51,6 @@ class Group:
     title: str
     step: int | None
     rows: list[dict[str, Any]] = field(default_factory=list)
-
-
-def describe(record: dict[str, Any]) -> str:
-    """A short account of what a record says, for the timeline's last column."""
-    data = record["data"]
-    kind = record["type"]
-    texts = {
-        "MatchCreated": lambda: f"{data.get('game')} for {', '.join(data.get('players', []))}",
-        "SeedCommitted": lambda: f"host seed committed: hash {str(data.get('seed_hash', ''))[:16]}…",
-        "SeatClaimed": lambda: f"{data.get('player')} claimed their seat"
-        + (" and registered a signing key" if data.get("public_key") else " (no signing key)"),
-        "SeatReinvited": lambda: f"the host issued a new invite for {data.get('player')}'s seat; "
-        "the old one and its credential no longer work",
-        "PlayerJoined": lambda: f"{data.get('player')} joined"
-        + (" with entropy" if data.get("entropy") else ""),
-        "StepOpened": lambda: f"step {data.get('step')} opened"
-        + (f", deadline {data['deadline']}" if data.get("deadline") else ""),
-        "SubmissionCommitted": lambda: f"{data.get('player')} committed"
-        + (" (amended)" if data.get("supersedes") else ""),
-        "StepSealed": lambda: "sealed; missing: " + (", ".join(data.get("missing", [])) or "nobody"),
-        "DefaultApplied": lambda: f"{data.get('player')} gets the default ({data.get('reason')})",
-        "OpeningReceived": lambda: f"{data.get('player')} opened their commitment",
-        "SubmissionRevealed": lambda: f"{data.get('player')} revealed",
-        "DecisionRequested": lambda: f"{data.get('player')} is asked: {data.get('kind')}",
-        "DecisionMade": lambda: f"{data.get('player')} decided"
-        + (" (default)" if data.get("defaulted") else ""),
-        "StepResolved": lambda: f"step {data.get('step')} resolved",
-        "MatchFinished": lambda: "the match finished",
-        "DealRevealed": lambda: f"the private deal of step {data.get('step')} is disclosed",
-        "SeedRevealed": lambda: "the host seed is disclosed",
-    }
-    make = texts.get(kind)
-    return make() if make else kind
 
 
 def rows(records: list[dict[str, Any]]) -> list[Group]:
