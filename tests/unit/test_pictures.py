@@ -15,7 +15,8 @@ import pytest
 
 from replay.bundle import load_bundle, play_scenario
 from replay.state import MatchReplay
-from web.pictures import SEQUENCE_COLOURS, account, chart, picture
+from web.games.grid_adaptation.picture import SEQUENCE_COLOURS
+from web.pictures import account, chart, picture
 
 BUNDLES = Path(__file__).resolve().parents[2] / "fixtures" / "bundles"
 HONEST = [

@@ -1,0 +1,194 @@
+"""The score chart: each player's points or score after every step, as an SVG line chart.
+
+A game's presentation says what to plot as a :class:`Series` (its points, a score, the
+pieces on the board); :func:`draw` draws any series the same way. :func:`view_series` makes
+the usual one, a ``{player: number}`` entry of the views the log recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from web import svg
+
+Record = Mapping[str, Any]
+
+__all__ = ["Series", "draw", "first_view", "resolved", "view_series"]
+
+
+@dataclass
+class Series:
+    """What a chart shows: a label for the values and one line per name."""
+
+    label: str
+    names: list[str]
+    points: list[tuple[int, dict[str, float]]]  # (step, {name: value})
+    marks: list[int] = field(default_factory=list)  # steps after which a round ended
+    axis: str = "step"
+    note: str = ""
+    colours: Mapping[str, str] | None = None  # of names that are not players
+
+
+def resolved(records: Sequence[Record]) -> list[dict[str, Any]]:
+    """The data of every ``StepResolved`` record, oldest first."""
+    return [dict(r.get("data") or {}) for r in records if r.get("type") == "StepResolved"]
+
+
+def first_view(records: Sequence[Record]) -> dict[str, Any]:
+    """The public view the first step opened with (``{}`` before any step)."""
+    for record in records:
+        if record.get("type") == "StepOpened":
+            return dict((record.get("data") or {}).get("view") or {})
+    return {}
+
+
+def view_series(records: Sequence[Record], key: str, label: str) -> Series | None:
+    """A series straight from a ``{player: number}`` entry of the views (step 0 at the start)."""
+    start = first_view(records).get(key)
+    points = [(0, dict(start))] if isinstance(start, dict) else []
+    marks = []
+    for data in resolved(records):
+        values = (data.get("view") or {}).get(key)
+        if isinstance(values, dict):
+            points.append((int(data.get("step", len(points))), dict(values)))
+        if (data.get("outcome") or {}).get("round_end"):
+            marks.append(int(data.get("step", 0)))
+    if not points:
+        return None
+    return Series(label, list(points[-1][1]), points, marks)
+
+
+def _ticks(low: float, high: float) -> list[float]:
+    """About five round tick values covering ``low`` to ``high``.
+
+    >>> _ticks(0, 66)
+    [0, 20, 40, 60, 80]
+    """
+    span = max(high - low, 1)
+    step = next(s * 10**e for e in range(0, 7) for s in (1, 2, 5) if span / (s * 10**e) <= 5)
+    first = int(low // step) * step
+    ticks = [first]
+    while len(ticks) < 2 or ticks[-1] < high:
+        ticks.append(ticks[-1] + step)
+    return ticks
+
+
+def draw(series: Series, players: Sequence[str]) -> Markup:
+    """Draw ``series`` as an SVG line chart, one line per name, coloured by seat.
+
+    The chart of a series with fewer than two points, or nothing but zeros, is an empty
+    ``Markup`` (a line needs two points).
+    """
+    series.points = [
+        (step, {n: v for n, v in vals.items() if isinstance(v, int | float)})
+        for step, vals in series.points
+    ]
+    if len(series.points) < 2 or not any(v for _, v in series.points):
+        return Markup("")  # a line needs two points
+    colours = svg.colours(players)
+    seats = {p: i for i, p in enumerate(players)}
+    names = sorted(series.names, key=lambda n: seats.get(n, len(seats)))
+    if series.colours is not None and not set(names) <= set(players):
+        colours.update({n: series.colours.get(n, svg.MUTED) for n in names})
+    values = [v for _, vals in series.points for v in vals.values()]
+    ticks = _ticks(min(min(values), 0), max(values))
+    last_step = max(step for step, _ in series.points) or 1
+    left, right, top, bottom = 52, 500, 58, 262
+    width, height = 680, 300
+
+    def at(step: float, value: float) -> tuple[float, float]:
+        x = left + (right - left) * step / last_step
+        y = bottom - (bottom - top) * (value - ticks[0]) / (ticks[-1] - ticks[0])
+        return x, y
+
+    body: list[Markup] = [svg.rect(left, top, right - left, bottom - top, fill="#ffffff")]
+    for tick in ticks:
+        _, y = at(0, tick)
+        body.append(
+            svg.el(
+                "line",
+                x1=float(left),
+                x2=float(right),
+                y1=y,
+                y2=y,
+                stroke="#b9b3a5" if tick == 0 else "#e4dfd3",
+            )
+        )
+        body.append(svg.text(left - 8, y + 4, tick, size=11, fill=svg.MUTED, anchor="end"))
+    every = max(1, round(last_step / 12))
+    for step in range(0, last_step + 1, every):
+        x, _ = at(step, ticks[0])
+        body.append(svg.text(x, bottom + 18, step, size=11, fill=svg.MUTED, anchor="middle"))
+    body.append(
+        svg.text(
+            (left + right) / 2, bottom + 34, series.axis, size=11, fill=svg.MUTED, anchor="middle"
+        )
+    )
+    for step in series.marks:
+        x, _ = at(step, ticks[0])
+        body.append(
+            svg.el(
+                "line",
+                x1=x,
+                x2=x,
+                y1=float(top),
+                y2=float(bottom),
+                stroke="#b9b3a5",
+                stroke_dasharray="4 4",
+            )
+        )
+    for i, name in enumerate(names):
+        colour = colours.get(name, svg.PLAYER_COLOURS[i % len(svg.PLAYER_COLOURS)])
+        line = [(step, vals[name]) for step, vals in series.points if name in vals]
+        xy = [at(step, value) for step, value in line]
+        dots = [
+            svg.el(
+                "circle",
+                svg.el("title", f"{name} after {series.axis} {step}: {svg.number(value)}"),
+                cx=x,
+                cy=y,
+                r=3,
+                fill=colour,
+            )
+            for (step, value), (x, y) in zip(line, xy, strict=True)
+        ]
+        ly = top + 6 + i * 22
+        final = svg.number(line[-1][1]) if line else ""
+        body.append(
+            svg.group(
+                svg.el(
+                    "polyline",
+                    points=" ".join(f"{svg.number(x)},{svg.number(y)}" for x, y in xy),
+                    fill="none",
+                    stroke=colour,
+                    stroke_width=2.5,
+                    stroke_linejoin="round",
+                    stroke_dasharray="6 4" if name == "virtual" else None,
+                ),
+                *dots,
+                svg.el(
+                    "line",
+                    x1=float(right + 20),
+                    x2=float(right + 40),
+                    y1=float(ly - 4),
+                    y2=float(ly - 4),
+                    stroke=colour,
+                    stroke_width=3,
+                ),
+                svg.text(right + 46, ly, svg.short(name, 16), size=13),
+                svg.text(width - 12, ly, final, size=13, bold=True, anchor="end"),
+                svg.el("title", name),
+                class_="series",
+                data_name=name,
+            )
+        )
+    title = f"{series.label.capitalize()} after each {series.axis}"
+    head = svg.text(16, 26, title, size=16, bold=True, class_="heading")
+    if series.note:
+        body.append(svg.text(16, 42, series.note, size=12, fill=svg.MUTED))
+        title += f" ({series.note})"
+    return svg.root("dr-chart", width, max(height, top + 22 * len(names) + 10), title, head, *body)

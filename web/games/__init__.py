@@ -1,0 +1,112 @@
+"""The registry of the games' presentations: each folder here is one game's.
+
+A folder ``web/games/<package>/`` (a Python package; ``six_nimmt`` for the wire name
+``six-nimmt``) exposes ``PRESENTATION``, a :class:`~web.games.base.Presentation` naming
+its game by wire name. The registry finds the folders by itself, so a new game needs only
+its folder; a game with no folder is presented by the generic defaults. A folder's
+``static/`` files are served at ``/games/<wire name>/static/<file>``; its ``controls.js``,
+when there is one, is the dealer room's controls module, with two optional exports:
+
+* ``pickChoices(me, status)``: the quick picks, ``[[label, payload], ...]``, from the
+  player's private state ``me`` and the match's public ``status``;
+* ``decisionChoices(decision, status)``: the same for the decision asked of the player.
+
+Nothing outside this package names a game; pages, charts and accounts reach a game's
+presentation only through :func:`presentation` and :func:`controls_url`.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flask import Blueprint, abort, current_app, send_from_directory, url_for
+
+from web.games.base import Presentation
+
+if TYPE_CHECKING:
+    from flask.typing import ResponseReturnValue
+
+__all__ = ["Presentation", "bp", "controls_url", "presentation", "presentations"]
+
+CONTROLS = "controls.js"
+
+bp = Blueprint("games", __name__)
+
+
+@dataclass(frozen=True)
+class _Folder:
+    """A presentation folder found here: its presentation and where it lies."""
+
+    presentation: Presentation
+    path: Path
+
+
+@functools.cache
+def _folders() -> dict[str, _Folder]:
+    """Every presentation folder, by its game's wire name (in folder name order).
+
+    :raises TypeError: for a folder without a ``PRESENTATION``.
+    :raises ValueError: for two folders presenting the same game.
+    """
+    found: dict[str, _Folder] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        shown = getattr(module, "PRESENTATION", None)
+        if not isinstance(shown, Presentation):
+            msg = f"web/games/{info.name}/ has no PRESENTATION (a web.games.base.Presentation)"
+            raise TypeError(msg)
+        if shown.game in found:
+            msg = (
+                f"two folders present {shown.game!r}: {found[shown.game].path.name} and {info.name}"
+            )
+            raise ValueError(msg)
+        found[shown.game] = _Folder(shown, Path(module.__file__ or "").parent)
+    return found
+
+
+def presentations() -> dict[str, Presentation]:
+    """Every game with a presentation folder, by wire name."""
+    return {game: folder.presentation for game, folder in _folders().items()}
+
+
+@functools.lru_cache(maxsize=64)
+def presentation(game: str) -> Presentation:
+    """The presentation of ``game`` (a wire name); the generic one when it has no folder."""
+    folder = _folders().get(game)
+    return folder.presentation if folder is not None else Presentation(game=game)
+
+
+def static_folder(game: str) -> Path | None:
+    """The ``static/`` folder of ``game``'s presentation, when it has one."""
+    folder = _folders().get(game)
+    if folder is None or not (folder.path / "static").is_dir():
+        return None
+    return folder.path / "static"
+
+
+def controls_url(game: str) -> str | None:
+    """The URL of ``game``'s dealer-room controls module, or ``None`` when it has none.
+
+    Call it in a request (or app) context: the URL follows where the blueprint is mounted.
+    """
+    folder = static_folder(game)
+    if folder is None or not (folder / CONTROLS).is_file():
+        return None
+    name = next(name for name, mounted in current_app.blueprints.items() if mounted is bp)
+    return url_for(f"{name}.static_file", game=game, filename=CONTROLS)
+
+
+@bp.get("/games/<game>/static/<path:filename>")
+def static_file(game: str, filename: str) -> ResponseReturnValue:
+    """A static file of a game's presentation folder (its dealer-room controls)."""
+    folder = static_folder(game)
+    if folder is None:
+        abort(404)
+    return send_from_directory(folder, filename)

@@ -1,0 +1,89 @@
+"""The presentation of a game without a folder of its own: a table, a guess, its records.
+
+The picture is the public view as a key/value table; the chart plots the first view entry
+that maps every player to a number (one named like a score first); the account lists the
+revealed picks and the outcome's entries as JSON. A new game is thus drawn, charted and
+told before anyone writes its folder, and a game's own drawing falls back to these when a
+damaged log gives it something it cannot read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from web import chart, svg
+from web.games.record import game_of
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from markupsafe import Markup
+
+    from web.games.record import Moment, Record, Step
+
+WIDTH = 800
+
+
+def table(m: Moment) -> tuple[str, int, list[Markup]]:
+    """Any game: the public view as a key/value table."""
+    body: list[Markup] = []
+    y = 64
+    for i, (key, value) in enumerate(m.view.items()):
+        row_y = y + i * 24
+        body.append(
+            svg.group(
+                svg.rect(12, row_y - 16, 776, 22, fill="#ffffff" if i % 2 else "#efece3"),
+                svg.text(20, row_y, svg.short(key, 22), bold=True, size=13),
+                svg.text(
+                    200,
+                    row_y,
+                    svg.short_json(value),
+                    size=13,
+                    font_family="'DejaVu Sans Mono', monospace",
+                ),
+                svg.el("title", f"{key}: {svg.short_json(value, 2000)}"),
+                class_="entry",
+                data_key=key,
+            )
+        )
+    if not m.view:
+        body.append(svg.text(20, y, "No public state yet.", fill=svg.MUTED, size=13))
+    return f"{m.game} · public state", y + max(len(m.view), 1) * 24, body
+
+
+def series(records: Sequence[Record]) -> chart.Series | None:
+    """For another game: the first view entry that maps every player to a number."""
+    _, players = game_of(records)
+    views = [d.get("view") or {} for d in chart.resolved(records)]
+    if not views or not players:
+        return None
+    keys = sorted(views[-1], key=lambda k: not re.search("score|point", str(k)))
+    for key in keys:  # an entry named like a score first
+        value = views[-1][key]
+        if (
+            isinstance(value, dict)
+            and set(players) <= set(value)
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value.values())
+        ):
+            return chart.view_series(records, key, key.replace("_", " "))
+    return None
+
+
+def account(step: Step, game_words: list[str]) -> None:
+    """Each revealed pick and each entry of the outcome, as JSON."""
+    for player, pick in step.seated(step.revealed):
+        game_words.append(f"{player}'s pick: {svg.short_json(pick, 300)}.")
+    if step.resolved is not None:
+        for key, value in ((step.resolved.get("outcome")) or {}).items():
+            game_words.append(f"{key}: {svg.short_json(value, 300)}.")
+
+
+def default(payload: Mapping[str, Any]) -> str:
+    """The default pick, as JSON."""
+    return f"so the default pick {svg.short_json(payload)} applies"
+
+
+def no_opening(step: Step) -> list[str]:  # noqa: ARG001 - the Opening interface
+    """Nothing to say about how a step opened."""
+    return []
