@@ -25,6 +25,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 from sqlalchemy.exc import OperationalError as SAOperationalError
 
 from domain.commitment import CommitmentError, canonical_match_id, salt_from_hex
+from domain.errors import Missing
 from domain.fairrand import SEED_SIZE
 from domain.match import (
     Match,
@@ -58,7 +59,7 @@ STORE_BUSY = "the match is too busy right now; try again in a moment"
 TURN_STRIPES = 256  # locks that commands on the same match take turns on, per process
 
 
-class NotFound(LookupError):
+class NotFound(Missing):
     """No match has that id."""
 
 

@@ -40,6 +40,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 from sqlalchemy import select
 
 from domain.canonical import canonical_json
+from domain.errors import Conflict, UserError
 from domain.match import Match, MatchError, actor
 from domain.merkle import MerkleLog, record_leaf_hash
 from domain.public_log import PublicLog
@@ -58,11 +59,11 @@ IMPORTER = "host"
 IMPORT_TOPIC = "service.archive:ImportedMatch."
 """The notification topics of :class:`ImportedMatch` events start with this."""
 
-class ArchiveError(ValueError):
+class ArchiveError(UserError):
     """A bundle that cannot be imported here, with the reason."""
 
 
-class ImportConflict(ArchiveError):
+class ImportConflict(ArchiveError, Conflict):
     """The match id is taken: by a match of this service, or by another imported log."""
 
 

@@ -58,7 +58,7 @@ State = dict[str, Any]
 Payload = dict[str, Any]
 
 
-class RulesError(ValueError):
+class RulesError(UserError):
     """Base of every error a rules module raises about user input."""
 
 
