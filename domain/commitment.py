@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.canonical import canonical_json, lp
+from domain.errors import UserError
 
 TAG = b"dealerroom/commit/v1"
 SALT_SIZE = 32
@@ -32,7 +33,7 @@ MAX_PAYLOAD_DEPTH = 32
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-class CommitmentError(ValueError):
+class CommitmentError(UserError):
     """A commitment, salt or opening is malformed or does not match."""
 
 

@@ -25,6 +25,7 @@ import hmac
 from typing import TYPE_CHECKING, TypeVar
 
 from domain.canonical import canonical_json, lp
+from domain.errors import UserError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, MutableSequence, Sequence
@@ -36,7 +37,7 @@ _SEED_TAG = b"dealerroom/seed/v1"
 _RAND_TAG = b"dealerroom/rand/v1"
 
 
-class SeedError(ValueError):
+class SeedError(UserError):
     """A host seed that is not 32 bytes, or that does not match its published hash."""
 
 

@@ -54,6 +54,7 @@ from domain.commitment import (
     check_commitment_hex,
     commit,
 )
+from domain.errors import Conflict, Refused, UserError
 from domain.fairrand import Rng, seed_hash
 from domain.rules import get_rules
 from domain.rules.base import (
@@ -85,11 +86,11 @@ CUSTODY_MODES = (SEALED_CUSTODY, SELF_CUSTODY)
 MAX_ENTROPY = 256
 
 
-class MatchError(ValueError):
+class MatchError(UserError):
     """A command that the match's current state does not allow."""
 
 
-class MatchConflict(MatchError):
+class MatchConflict(MatchError, Conflict):
     """A command that is well formed but conflicts with where the match stands (HTTP 409)."""
 
 
@@ -125,7 +126,7 @@ class SeatTaken(MatchConflict):
     """The seat was already claimed with its invite."""
 
 
-class BadInvite(MatchError):
+class BadInvite(MatchError, Refused):
     """The invite is not this seat's current invite."""
 
 

@@ -32,6 +32,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from domain.canonical import canonical_json
+from domain.errors import UserError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -43,7 +44,7 @@ _LEAF_PREFIX = b"\x00"
 _NODE_PREFIX = b"\x01"
 
 
-class ProofError(ValueError):
+class ProofError(UserError):
     """A proof, size, index or hash that does not verify."""
 
 

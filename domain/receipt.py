@@ -23,6 +23,7 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
+from domain.errors import UserError
 from domain.merkle import ProofError, record_leaf_hash, verify_consistency, verify_inclusion
 from domain.signed_note import Checkpoint, NoteError, Verifier, open_checkpoint
 
@@ -34,7 +35,7 @@ _LEGACY_LATER_KEYS = frozenset({"checkpoint", "consistency_proof"})  # protocol-
 _OPTIONAL_LATER_KEYS = frozenset({"format", "match_id", "old_size", "public_key"})
 
 
-class ReceiptError(ValueError):
+class ReceiptError(UserError):
     """A receipt or later checkpoint that is malformed or does not verify."""
 
 

@@ -37,6 +37,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from domain.errors import UserError
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -53,7 +55,7 @@ MAX_TREE_SIZE = 2**63 - 1
 _MAX_TREE_SIZE = MAX_TREE_SIZE
 
 
-class NoteError(ValueError):
+class NoteError(UserError):
     """A note, key or checkpoint that is malformed or does not verify."""
 
 

@@ -23,11 +23,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from domain.commitment import canonical_match_id
+from domain.errors import UserError
 
 TAG = "dealerroom/submission/v1"
 
 
-class SignatureError(ValueError):
+class SignatureError(UserError):
     """A missing, malformed or wrong submission signature, or a malformed key."""
 
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 from domain import submission_signing
 from domain.canonical import canonical_json
 from domain.commitment import CommitmentError, canonical_match_id, commit
+from domain.errors import UserError
 from domain.match import Match, actor, format_time, public_record, token_hash
 from domain.merkle import MerkleLog, record_leaf_hash
 from domain.rules import get_rules
@@ -68,7 +69,7 @@ SeatAction = tuple[str, str, "bytes | None"]
 """``("claim", player, private key or None)`` or ``("reinvite", player, None)``."""
 
 
-class BundleError(ValueError):
+class BundleError(UserError):
     """A bundle (or its parts) that is malformed, with the place and the reason."""
 
 

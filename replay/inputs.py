@@ -22,6 +22,8 @@ import re
 import sys
 from typing import Any, BinaryIO
 
+from domain.errors import UserError
+
 MAX_DEPTH = 100
 MAX_NUMBER_CHARS = 40
 MIB = 1024 * 1024
@@ -32,7 +34,7 @@ _CHUNK = 64 * 1024
 _LONG_RUN = re.compile(f"[0-9]{{{MAX_NUMBER_CHARS + 1},}}")  # a whole number too long has one
 
 
-class InputError(ValueError):
+class InputError(UserError):
     """An input file that cannot be read, or is not JSON within the bounds."""
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from domain.errors import UserError
 from replay.inputs import InputError, parse_json
 from replay.state import (
     MISSING,
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from replay.whatif import StepComparison, WhatIf
 
 
-class ReviewError(ValueError):
+class ReviewError(UserError):
     """A request the bundle cannot answer: no such event, player or step, bad JSON."""
 
 

@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from domain.commitment import CommitmentError, canonical_match_id
+from domain.errors import UserError
 from domain.fairrand import Rng
 from domain.rules import get_rules
 from domain.rules.base import Deal, DecisionRequest, Disclosure, Resolution, Rules
@@ -45,7 +46,7 @@ OUTCOMES = "outcomes"
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-class ReplayError(ValueError):
+class ReplayError(UserError):
     """Records that cannot be replayed at all (no ``MatchCreated`` first, unknown game)."""
 
 

@@ -27,6 +27,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from domain.errors import UserError
 from domain.rules.base import Deal, DecisionRequest, Resolution, Rules
 from replay.state import ReplayContext, ReplayError, explicit_deal_problem
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from domain.rules.base import Payload, State
 
 
-class WhatIfError(ValueError):
+class WhatIfError(UserError):
     """A what-if that cannot be run: undisclosed inputs, a bad step, an illegal payload."""
 
 

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from domain.errors import UserError
 from service.sqlite_pragmas import SYNCHRONOUS_LEVELS
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ SESSION_KEY_FILE = "session.key"
 CONNECT_TIMEOUT_SECONDS = 3
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError):
     """A setting is malformed."""
 
 

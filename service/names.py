@@ -37,6 +37,8 @@ from functools import cache
 
 from precis_i18n import get_profile
 
+from domain.errors import UserError
+
 MAX_LENGTH = 32
 RESERVED = ("host", "system")  # the actors the service itself records
 URL_SPECIAL = "/\\?#%"  # split, end or escape a URL path (a backslash is a slash to some)
@@ -59,7 +61,7 @@ _REASONS = {
 }
 
 
-class PlayerNameError(ValueError):
+class PlayerNameError(UserError):
     """A player name that cannot be used; the message says which one and why."""
 
 

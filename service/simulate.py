@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from domain.errors import UserError
+
 if TYPE_CHECKING:
     from service.application import DealerRoom
 
@@ -20,7 +22,7 @@ SCENARIO_KEYS = {"game", "options", "players", "seed", "steps", "custody"}
 STEP_KEYS = {"deal", "submit", "decide"}
 
 
-class ScenarioError(ValueError):
+class ScenarioError(UserError):
     """A scenario that is malformed or that the rules reject, with where it went wrong."""
 
 

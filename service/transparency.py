@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, Integer, LargeBinary, MetaData, String, Table, Text, select
 
+from domain.errors import UserError
 from domain.match import Match, public_record
 from domain.merkle import MerkleLog, record_leaf_hash
 from domain.receipt import RECEIPT_FORMAT, later_checkpoint
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 
 
-class ProofRequestError(ValueError):
+class ProofRequestError(UserError):
     """A proof was asked for sizes or an index the log does not have."""
 
 

@@ -7,6 +7,7 @@ PostgreSQL cases are skipped, except under CI, where that is an error.
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from sqlalchemy import create_engine, text
 
 from service.application import DealerRoom
 from service.config import Settings
+from web.errors import UNEXPECTED
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "fixtures" / "scenarios"
@@ -27,6 +29,38 @@ PG_URL = os.environ.get("DEALERROOM_TEST_POSTGRES_URL")
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("CI") and not PG_URL:
         raise pytest.UsageError("CI must set DEALERROOM_TEST_POSTGRES_URL (see .ci/run)")
+    config.addinivalue_line(
+        "markers", "unexpected_errors: the test provokes logged 500s on purpose (web.errors)"
+    )
+
+
+class _Unexpected(logging.Handler):
+    """Collects the web's ``unexpected error`` log records (a 500: a bug, never a user's)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.seen: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg == UNEXPECTED:
+            self.seen.append(record.getMessage())
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test during which the web answered a logged 500 (an error no user caused).
+
+    A test that provokes one on purpose is marked ``unexpected_errors``.
+    """
+    handler = _Unexpected()
+    logger = logging.getLogger("dealerroom.web")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+    if handler.seen and request.node.get_closest_marker("unexpected_errors") is None:
+        pytest.fail("the web answered 500 (logged as unexpected): " + "; ".join(handler.seen))
 
 
 @pytest.fixture

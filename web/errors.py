@@ -1,9 +1,13 @@
 """Error answers: every error is a short JSON object ``{"error": message}``, never a traceback.
 
-Client faults are 4xx; server trouble (the store locked or down) is a quick 503 with
-``Retry-After``; sealed data that the configured keys cannot open (a key missing or wrong,
-a tampered store) is a 503 that says only that the operator has been told; anything else
-is a logged 500 whose answer says nothing internal. Server-side details (SQL, file paths,
+Client faults are 4xx, and only they: a :class:`~domain.errors.UserError` is a 400, a
+``Conflict`` (not now) a 409, a ``Refused`` (a secret that is not this one) a 403, a
+``Missing`` (an unknown match) a 404, besides werkzeug's own HTTP errors. Server trouble
+(the store locked or down) is a quick 503 with ``Retry-After``; sealed data that the
+configured keys cannot open (a key missing or wrong, a tampered store) is a 503 that says
+only that the operator has been told; anything else, a bare ``ValueError`` or ``KeyError``
+from a bug included, is a 500 logged as ``unexpected error`` whose answer says nothing
+internal (the test suite fails on that log line). Server-side details (SQL, file paths,
 event topics, key ids) go to the log, never into an answer.
 
 A body of unknown length (``Transfer-Encoding: chunked``) over the limit is a 413 like one
@@ -20,16 +24,21 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from domain.match import BadInvite, MatchConflict
+from domain.errors import Conflict, Missing, Refused, UserError
 from domain.sealed import SealedBindingError
-from service.application import NotFound
 from service.faults import RETRY_AFTER_SECONDS, STORE_FAULTS
 from service.sealing import SealingError, UnreadableEvent
 
 log = logging.getLogger("dealerroom.web")
 
-CONFLICTS = (MatchConflict,)  # not now: a step not open, a seat taken, the match over...
-REFUSED = (BadInvite,)  # a secret that is not this seat's
+UNEXPECTED = "unexpected error on %s %s"
+"""The log message of a 500 (a bug): the test suite fails a test that logs it."""
+USER_ERRORS: tuple[tuple[type[UserError], int], ...] = (
+    (Missing, 404),  # an unknown match
+    (Refused, 403),  # a secret that is not this seat's
+    (Conflict, 409),  # not now: a step not open, a seat taken, the match over...
+    (UserError, 400),  # a bad pick, option, name or file
+)
 KEY_FAULTS = (SealingError, SealedBindingError, UnreadableEvent)  # the operator's, not the caller's
 UNAVAILABLE = "the service cannot answer right now; try again in a moment"
 CANNOT_OPEN = "the service cannot read this data right now; its operator has been told"
@@ -45,15 +54,10 @@ def error(status: int, message: str) -> Any:
 def init_app(app: Flask) -> None:
     """Register the JSON error handlers (for pages too: a page error is a short JSON)."""
 
-    @app.errorhandler(NotFound)
-    def not_found(exc: NotFound) -> Any:
-        return error(404, str(exc))
-
-    @app.errorhandler(ValueError)
-    def bad_input(exc: ValueError) -> Any:
-        if isinstance(exc, REFUSED):
-            return error(403, str(exc))
-        return error(409 if isinstance(exc, CONFLICTS) else 400, str(exc))
+    @app.errorhandler(UserError)
+    def user_error(exc: UserError) -> Any:
+        status = next(code for kind, code in USER_ERRORS if isinstance(exc, kind))
+        return error(status, str(exc))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
@@ -115,5 +119,5 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:
-        log.exception("unexpected error on %s %s", request.method, request.path)
+        log.exception(UNEXPECTED, request.method, request.path)
         return error(500, "internal error; it has been logged")

@@ -45,6 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 
+from domain.errors import UserError
 from domain.rules.schema import LegalPicks
 
 if TYPE_CHECKING:
