@@ -145,8 +145,8 @@ def situations(game: str) -> tuple[tuple[State, str, Any, Any], ...]:
     every step of two bot matches of ``game``; steps that deal also give the state before it."""
     rules = get_rules(game)
     found: list[tuple[State, str, Any, Any]] = []
-    for options in OPTIONS[game]:
-        state = rules.setup(rules.normalise_options(options), PLAYERS[game])
+    for options in options_of(game):
+        state = rules.setup(rules.normalise_options(options), players_of(game))
         number = 0
         while (spec := rules.next_step(state)) is not None and number < 40:
             number += 1
@@ -154,7 +154,7 @@ def situations(game: str) -> tuple[tuple[State, str, Any, Any], ...]:
             dealt = None
             if spec.needs_deal:
                 deal = rules.deal(state, Rng(SEED, MATCH_ID, f"deal/{number}"))
-                dealt = _scenario_deal(game, deal, state)
+                dealt = rules.scenario_deal(deal)
                 state = rules.apply_deal(state, deal)
             bot = Rng(SEED, MATCH_ID, f"bot/{number}")
             picks = {p: rules.bot_pick(state, p, bot) for p in spec.submitters}
@@ -168,22 +168,14 @@ def situations(game: str) -> tuple[tuple[State, str, Any, Any], ...]:
     return tuple(found)
 
 
-def _scenario_deal(game: str, deal: Any, state: State) -> dict[str, Any] | None:
-    """The scenario shape of a random deal, so hostile deals mutate a legal one."""
-    if game == "six-nimmt":
-        hands = {**deal.private}
-        if "virtual_hand" in deal.public:
-            hands["virtual"] = deal.public["virtual_hand"]
-        shaped: dict[str, Any] = {"hands": hands}
-        if "rows" in deal.public:
-            shaped["rows"] = deal.public["rows"]
-        return shaped
-    if game == "picking-nine":
-        return {"pool": deal.public["pool"]}
-    if game == "grid-adaptation":
-        return {"sequences": {p: v["sequence"] for p, v in deal.private.items()}}
-    del state
-    return None
+def options_of(game: str) -> list[dict[str, Any]]:
+    """The options matches of ``game`` are played with (a game not listed: its defaults)."""
+    return OPTIONS.get(game, [{}])
+
+
+def players_of(game: str) -> list[str]:
+    """The players of ``game``'s matches (a game not listed: the ones it suggests)."""
+    return PLAYERS.get(game) or get_rules(game).default_players({})
 
 
 def _grid_ec_vote() -> State:
@@ -337,8 +329,8 @@ def test_hostile_options_are_accepted_or_refused_plainly_and_quickly(
     game: str, data: st.DataObject
 ) -> None:
     rules = get_rules(game)
-    options = mutate(data.draw(st.sampled_from(OPTIONS[game]), label="options"), data)
-    players = list(PLAYERS[game])
+    options = mutate(data.draw(st.sampled_from(options_of(game)), label="options"), data)
+    players = list(players_of(game))
     if data.draw(st.booleans(), label="hostile players"):
         players = mutate(players, data)
     state, error = attempt(_set_up, rules, options, players)
