@@ -1018,3 +1018,35 @@ def test_options_are_refused_whatever_their_size() -> None:
     )
     with pytest.raises(BadOptions, match="are a JSON object, not a list"):
         RULES.normalise_options([])  # type: ignore[arg-type]
+
+
+# --- The generic interface, as Apocalypse answers it ----------------------------------------
+
+
+def test_the_legal_picks_are_the_legal_moves_and_a_penalised_move_is_not_legal() -> None:
+    state = RULES.setup({}, [WHITE, BLACK])
+    view = RULES.legal_picks(state, BLACK)
+    assert list(view) == list(legal_moves(state, BLACK))
+    assert len(view) == 9
+    # Check a well-formed move the turn would penalise: accepted at submission, not legal.
+    assert RULES.check_pick(state, WHITE, mv("b3", "b4")) == mv("b3", "b4")
+    assert mv("b3", "b4") not in RULES.legal_picks(state, WHITE)
+    assert mv("b1", "b2") in RULES.legal_picks(state, WHITE)
+    # Check the default is the missing-move marker, never legal.
+    assert not RULES.is_legal(state, WHITE, NO_MOVE)
+    assert not RULES.default_is_legal
+
+
+def test_a_drop_named_where_none_is_needed_is_legal_but_listed_without_it() -> None:
+    state = RULES.setup({}, [WHITE, BLACK])
+    assert RULES.is_legal(state, WHITE, mv("b1", "b2", drop="c3"))
+    assert mv("b1", "b2", drop="c3") not in list(RULES.legal_picks(state, WHITE))
+
+
+def test_someone_not_playing_has_no_legal_pick() -> None:
+    state = RULES.setup({}, [WHITE, BLACK])
+    assert not RULES.legal_picks(state, "cai").any()
+    assert not RULES.is_legal(state, "cai", mv("b1", "b2"))
+    assert RULES.player_range({}) == (2, 2)
+    assert RULES.default_players({}) == ["ana", "ben"]
+    assert [f.name for f in RULES.pick_fields("turn")] == ["from", "to", "drop"]

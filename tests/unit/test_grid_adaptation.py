@@ -7,6 +7,7 @@ scenario fixture from the bots.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import time
 from pathlib import Path
@@ -1016,3 +1017,49 @@ def test_the_closed_form_price_is_the_sum_of_the_doubling_prices(bought: int, co
 def test_the_garnets_option_is_bounded(garnets: dict, message: str) -> None:
     with pytest.raises(BadOptions, match=message):
         RULES.normalise_options({"garnets": garnets})
+
+
+# --- The generic interface, as Grid Adaptation answers it -----------------------------------
+
+
+def test_the_round_one_space_is_counted_by_a_closed_form_and_never_listed() -> None:
+    state = _started()
+    view = RULES.legal_picks(state, "ana")
+    # Ordered triples of 225 empty cells, each with no reserve or one of 222 free cells.
+    assert view.count() == 225 * 224 * 223 * (1 + 222)
+    first = list(itertools.islice(view, 3))
+    assert first[0] == _pick(["A1", "B1", "C1"])
+    assert all(RULES.check_pick(state, "ana", pick) == pick for pick in first)
+    assert RULES.default_pick(state, "ana") not in view
+    assert not RULES.default_is_legal
+
+
+def test_the_count_of_legal_picks_is_what_iterating_yields_on_a_nearly_full_grid() -> None:
+    # Round 4 (a flip round) with five empty cells; ana has no reserve tile left and 14
+    # garnets, enough for three (2 + 4 + 8): a reserve tile only when she buys one.
+    full = {cell: "000" for cell in ALL_CELLS[5:]}
+    state = _started(garnets={"ana": 14}, played=3, tiles=full)
+    state["reserves"]["ana"] = 0
+    listed = list(RULES.legal_picks(state, "ana"))
+    # 5 cells x 4 flips x (1 without buying + 3 purchases x (1 + 4 reserve cells)).
+    assert len(listed) == RULES.count_legal_picks(state, "ana") == 5 * 4 * (1 + 3 * 5)
+    assert len({json.dumps(pick, sort_keys=True) for pick in listed}) == len(listed)
+    for pick in listed:
+        assert RULES.check_pick(state, "ana", pick) == pick
+
+
+def test_in_the_ec_vote_only_the_voters_have_legal_picks_one_per_candidate() -> None:
+    state = _after_round_eight({"ana": 90, "ben": 5, "cai": 5})
+    assert RULES.next_step(state).kind == "ec-vote"
+    assert list(RULES.legal_picks(state, "ana")) == [{"vote": "ben"}, {"vote": "cai"}]
+    assert RULES.count_legal_picks(state, "ana") == 2
+    assert not RULES.legal_picks(state, "ben").any()
+    assert [f.name for f in RULES.pick_fields("ec-vote")] == ["vote"]
+
+
+def test_the_suggested_players_include_those_the_garnets_name() -> None:
+    assert RULES.default_players({"garnets": {"zoë": 4}}) == ["zoë", "ana", "ben"]
+    assert RULES.default_players({}) == ["ana", "ben", "cai"]
+    dealt = RULES.deal(RULES.setup({}, PLAYERS), _rng("deal/1"))
+    sequences = {p: v["sequence"] for p, v in dealt.private.items()}
+    assert RULES.scenario_deal(dealt) == {"sequences": sequences}

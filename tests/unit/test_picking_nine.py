@@ -858,3 +858,46 @@ def test_a_hostile_pick_is_refused_in_plain_words(payload: Any, message: str) ->
 def test_a_hostile_tiebreak_list_is_refused(tiebreak: Any) -> None:
     with pytest.raises(BadOptions, match="the tiebreak option must list every player exactly once"):
         RULES.setup({"tiebreak": tiebreak}, SIX)
+
+
+# --- The generic interface, as Picking Nine answers it --------------------------------------
+
+
+def _dealt(players: list[str]) -> dict[str, Any]:
+    state = RULES.setup({}, players)
+    pool = ["R1", "G2", "B3", "Y4", "R5", "G6", "B7", "Y8"]
+    return RULES.apply_deal(state, RULES.check_deal(state, {"pool": pool}))
+
+
+def test_the_legal_picks_are_every_ordered_want_list_ban_and_priority_lazily() -> None:
+    state = _dealt(FIVE)
+    view = RULES.legal_picks(state, "A")
+    # 9 cards (the gray zero too): 9!/2! want-lists, 10 bans (none or a card), 5 priorities.
+    assert view.count() == 181_440 * 10 * 5
+    first = next(iter(view))
+    assert first == {"wants": state["pool"][:7], "ban": None, "priority": 1}
+    assert RULES.default_pick(state, "A") in view
+    assert {"wants": state["pool"][:6], "ban": None, "priority": 1} not in view
+
+
+def test_the_count_of_legal_picks_is_what_iterating_yields() -> None:
+    state = _dealt(["A", "B", "C"])
+    state["pool"] = state["pool"][:7]  # a small pool, so the whole space can be listed
+    listed = list(RULES.legal_picks(state, "A"))
+    assert len(listed) == RULES.count_legal_picks(state, "A") == 5_040 * 8 * 3
+    for pick in listed[:: len(listed) // 50]:
+        assert RULES.check_pick(state, "A", pick) == pick
+
+
+def test_no_pool_open_means_no_legal_pick() -> None:
+    state = RULES.setup({}, FIVE)
+    assert not RULES.legal_picks(state, "A").any()
+    assert RULES.count_legal_picks(state, "A") == 0
+    dealt = RULES.deal(state, Rng(bytes(32), MATCH_ID, "deal/1"))
+    assert RULES.scenario_deal(dealt) == {"pool": dealt.public["pool"]}
+
+
+def test_the_suggested_players_follow_the_tiebreak_option() -> None:
+    assert RULES.default_players({"tiebreak": ["C", "A", "B"]}) == ["C", "A", "B"]
+    assert RULES.player_range({}) == (3, 6)
+    assert RULES.display_name == "Picking Nine Possibilities"

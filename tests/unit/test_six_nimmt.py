@@ -32,6 +32,7 @@ from domain.rules.base import (
 )
 from domain.rules.six_nimmt import (
     RULES,
+    VIRTUAL,
     bullheads,
     fewest_bullheads_row,
     landing_row,
@@ -1054,3 +1055,39 @@ def test_a_hostile_row_decision_is_refused_in_plain_words() -> None:
         with pytest.raises(BadDecision) as refused:
             RULES.check_decision(state, request, bad)
         assert message in str(refused.value)
+
+
+# --- The generic interface, as 6 nimmt! answers it ------------------------------------------
+
+
+def test_the_legal_picks_are_the_cards_of_the_hand_ascending() -> None:
+    state = _first_deal()
+    view = RULES.legal_picks(state, "ana")
+    hand = sorted(state["hands"]["ana"])
+    assert list(view) == [{"card": card} for card in hand]
+    assert len(view) == len(hand) == 10
+    assert RULES.default_pick(state, "ana") in view
+    assert {"card": 105} not in view
+    assert not RULES.legal_picks(state, VIRTUAL).any()
+
+
+def test_a_too_low_card_may_take_any_of_the_four_rows() -> None:
+    state = _first_deal()
+    request = DecisionRequest("ana", "take-row", {}, {"row": 2})
+    assert RULES.decision_choices(state, request) == [{"row": i} for i in range(4)]
+
+
+def test_the_player_range_depends_on_the_virtual_player() -> None:
+    assert RULES.player_range({}) == (2, 9)
+    assert RULES.player_range({"virtual_player": False}) == (2, 10)
+    with pytest.raises(BadOptions):
+        RULES.player_range({"virtual_player": "yes"})
+
+
+def test_scenario_deal_puts_the_virtual_hand_back_among_the_hands() -> None:
+    deal = RULES.deal(RULES.setup({}, HUMANS), _rng("deal/1"))
+    shape = RULES.scenario_deal(deal)
+    assert shape is not None
+    assert set(shape) == {"rows", "hands"}
+    assert set(shape["hands"]) == {*HUMANS, VIRTUAL}
+    assert RULES.check_deal(RULES.setup({}, HUMANS), shape) == deal

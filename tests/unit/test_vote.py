@@ -123,3 +123,24 @@ def test_a_refused_vote_says_why_in_plain_words(payload: object, message: str) -
     with pytest.raises(IllegalPick) as refused:
         RULES.check_pick(RULES.setup({}, ["ana", "ben"]), "ana", payload)
     assert str(refused.value) == message or message in str(refused.value)
+
+
+# --- The generic interface, as the vote answers it ------------------------------------------
+
+
+def test_the_legal_votes_are_one_per_candidate_and_abstaining_is_not_one() -> None:
+    state = RULES.setup({"candidates": ["ana", "zoë"]}, ["ana", "ben"])
+    view = RULES.legal_picks(state, "ben")
+    assert list(view) == [{"vote": "ana"}, {"vote": "zoë"}]
+    assert len(view) == 2
+    assert {"vote": "zoë"} in view
+    assert {"vote": "ben"} not in view
+    assert RULES.default_pick(state, "ben") not in view
+    assert not RULES.default_is_legal
+
+
+def test_the_suggested_players_are_the_voters_when_the_options_name_them() -> None:
+    assert RULES.default_players({"voters": ["dee", "eli"]}) == ["dee", "eli"]
+    assert RULES.default_players({}) == ["ana", "ben", "cai"]
+    assert RULES.player_range({}) == (1, 100)
+    assert RULES.display_name == "Hidden vote"
