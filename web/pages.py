@@ -11,11 +11,12 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 
 from domain.rules import game_names
-from web import security, service
+from web import games, security, service
 from web.pictures import account, chart, picture
 from web.timeline import replay_of, rows
 
 bp = Blueprint("pages", __name__)
+bp.register_blueprint(games.bp)  # each game's static files, at /games/<game>/static/...
 
 
 @bp.get("/")
@@ -39,6 +40,7 @@ def timeline(match_id: str) -> Any:
     return render_template(
         "timeline.html",
         match_id=status["match_id"],
+        summary=games.presentation(status["game"]).summary,
         status=status,
         groups=groups,
         accounts=accounts,
@@ -84,5 +86,11 @@ def room(match_id: str, player: str) -> Any:
     signed_in = security.holds(status["match_id"], player)
     private = service().private_state(status["match_id"], player) if signed_in else None
     return render_template(
-        "room.html", status=status, player=player, signed_in=signed_in, private=private
+        "room.html",
+        status=status,
+        player=player,
+        signed_in=signed_in,
+        private=private,
+        controls=games.controls_url(status["game"]),
+        summary=games.presentation(status["game"]).summary,
     )

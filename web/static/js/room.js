@@ -32,6 +32,7 @@ let filledFor = null; // the step whose default pick was put in the form
 let timer = null;
 let seatLost = false;
 let backupJustSaved = false; // the banner stays to say so until the page is left
+let controls = {}; // the game's quick choices (loadControls)
 
 const storeKey = (kind, step) => `dealerroom:${kind}:${matchId}:${player}:${step}`;
 
@@ -239,25 +240,27 @@ function quickButtons(container, choices, onPick) {
   }
 }
 
+/**
+ * The game's own controls: the module its presentation folder serves (web/games/<game>/static/
+ * controls.js), with `pickChoices(me, status)` and `decisionChoices(decision, status)`, each
+ * optional and returning [[label, payload], ...]. A game without one is played by JSON alone.
+ */
+async function loadControls() {
+  const url = room.dataset.controls;
+  if (!url) return {};
+  try {
+    return await import(url);
+  } catch (e) {
+    return {}; // the JSON fields still work without quick choices
+  }
+}
+
 function pickChoices(me) {
-  const game = room.dataset.game;
-  if (game === "six-nimmt" && me.view && Array.isArray(me.view.hand)) {
-    return me.view.hand.map((card) => [String(card), { card }]);
-  }
-  if (game === "vote") {
-    const candidates = (status.options && status.options.candidates) || status.players;
-    return candidates.map((c) => [c, { vote: c }]);
-  }
-  return [];
+  return controls.pickChoices ? controls.pickChoices(me, status) : [];
 }
 
 function decisionChoices(decision) {
-  const rows = decision.prompt && (decision.prompt.rows || decision.prompt.choices);
-  if (decision.kind === "take-row" && Array.isArray(rows)) {
-    const heads = decision.prompt.bullheads || [];
-    return rows.map((row, i) => [`row ${i + 1}: ${row.join(" ")} (${heads[i] ?? "?"} bullheads)`, { row: i }]);
-  }
-  return [];
+  return controls.decisionChoices ? controls.decisionChoices(decision, status) : [];
 }
 
 function setPayload(value) {
@@ -454,6 +457,7 @@ if (room.dataset.signedIn === "yes") {
   $("backup-again")?.addEventListener("click", () => saveBackup($("backup-again-result")));
   $("restore-file-here")?.addEventListener("change", () => restoreFromFile($("restore-file-here"), $("restore-result-here")));
   renderSeat();
+  controls = await loadControls();
   refresh();
   timer = setInterval(refresh, 2000);
 } else {
