@@ -545,8 +545,8 @@ def play_step(  # noqa: PLR0913
     rng: Rng | Callable[[str], Rng],
     *,
     deal: Mapping[str, Any] | None = None,
-    submit: Mapping[str, JSON] | None = None,
-    decide: Mapping[str, JSON] | None = None,
+    submit: Mapping[str, JSON] | PickPolicy | None = None,
+    decide: Mapping[str, JSON] | DecisionPolicy | None = None,
 ) -> StepPlay:
     """Play one step purely, as a scenario step describes it.
 
@@ -555,6 +555,11 @@ def play_step(  # noqa: PLR0913
     ``deal`` replaces fair randomness; players of the step missing from ``submit`` get the
     default; each decision request is answered from ``decide[player]`` when present (the
     same answer serves each request that player gets in the step) or by its default.
+
+    ``submit`` and ``decide`` may also be policies (what-if replay uses them):
+    ``submit(state, player)`` returns the checked pick or ``None`` for the default, in the
+    state after the deal; ``decide(state, request, index)`` the checked answer to the
+    step's ``index``-th request, or ``None`` for its default.
 
     :raises IllegalPick, BadDeal, BadDecision: on bad input.
     :raises RulesError: when the match has already finished.
@@ -573,22 +578,19 @@ def play_step(  # noqa: PLR0913
     elif deal:
         msg = "this step deals nothing"
         raise BadDeal(msg)
-    submit = submit or {}
-    for player in submit:
-        if player not in spec.submitters:
-            msg = f"player {describe(player)} is not asked to submit in this step"
-            raise IllegalPick(msg)
+    choose = submit if callable(submit) else _given_picks(rules, spec, submit or {})
     picks: dict[str, Payload] = {}
     defaulted: list[str] = []
     for player in spec.submitters:
-        if player in submit:
-            picks[player] = rules.check_pick(state, player, submit[player])
-        else:
+        pick = choose(state, player)
+        if pick is None:
             picks[player] = rules.default_pick(state, player)
             defaulted.append(player)
+        else:
+            picks[player] = pick
+    answer_to = decide if callable(decide) else _given_answers(rules, decide or {})
     requests: list[DecisionRequest] = []
     decisions: list[Payload] = []
-    decide = decide or {}
     while True:
         # Resolution re-runs from the start of the step with every decision so far, so
         # it gets a fresh stream each time (when ``rng`` is a factory).
@@ -596,12 +598,44 @@ def play_step(  # noqa: PLR0913
         if isinstance(outcome, Resolution):
             break
         requests.append(outcome)
-        answer = decide.get(outcome.player)
-        decisions.append(
-            outcome.default
-            if answer is None
-            else rules.check_decision(state, outcome, answer)
-        )
+        answer = answer_to(state, outcome, len(decisions))
+        decisions.append(outcome.default if answer is None else answer)
     return StepPlay(
         spec, dealt, picks, tuple(defaulted), tuple(requests), tuple(decisions), outcome
     )
+
+
+if TYPE_CHECKING:
+    # (state, player) -> a checked pick, or None for the default.
+    PickPolicy = Callable[[State, str], Payload | None]
+    # (state, request, index) -> a checked answer, or None for the request's default.
+    DecisionPolicy = Callable[[State, DecisionRequest, int], Payload | None]
+
+
+def _given_picks(rules: Rules, spec: StepSpec, submit: Mapping[str, JSON]) -> PickPolicy:
+    """The policy of a scenario's ``submit``: each listed pick, checked.
+
+    :raises IllegalPick: for a player the step does not ask.
+    """
+    for player in submit:
+        if player not in spec.submitters:
+            msg = f"player {describe(player)} is not asked to submit in this step"
+            raise IllegalPick(msg)
+
+    def choose(state: State, player: str) -> Payload | None:
+        if player not in submit:
+            return None
+        return rules.check_pick(state, player, submit[player])
+
+    return choose
+
+
+def _given_answers(rules: Rules, decide: Mapping[str, JSON]) -> DecisionPolicy:
+    """The policy of a scenario's ``decide``: each player's one answer, checked."""
+
+    def answer_to(state: State, request: DecisionRequest, index: int) -> Payload | None:
+        del index
+        answer = decide.get(request.player)
+        return None if answer is None else rules.check_decision(state, request, answer)
+
+    return answer_to
