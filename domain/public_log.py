@@ -228,6 +228,7 @@ class PublicLog:
     seats: dict[str, Seat] = field(default_factory=dict)
     seed_hash: str | None = None
     seed: str | None = None
+    seed_revealed: bool = False  # a SeedRevealed record came (``seed``: its well-formed text)
     joined: dict[str, str | None] = field(default_factory=dict)  # player -> entropy
     entropy: dict[str, str] = field(default_factory=dict)  # given before the first step
     steps: dict[Any, PublicStep] = field(default_factory=dict)
@@ -578,7 +579,8 @@ def _deal_revealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -
 
 def _seed_revealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
     del seq, at
-    if log.seed is None:
+    if not log.seed_revealed:
+        log.seed_revealed = True
         log.seed = _text(data.get("seed"))
 
 

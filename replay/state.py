@@ -32,8 +32,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 from domain.commitment import CommitmentError, canonical_match_id
 from domain.errors import UserError
 from domain.fairrand import Rng
+from domain.public_log import PublicLog, PublicStep, Request
 from domain.rules import get_rules
 from domain.rules.base import Deal, DecisionRequest, Disclosure, Resolution, Rules
+from domain.vocabulary import DealSource, StepStatus
 from replay.bundle import MATCH_PATH
 
 if TYPE_CHECKING:
@@ -88,29 +90,19 @@ class Disclosed:
 
     @classmethod
     def scan(cls, records: Iterable[Mapping[str, Any]]) -> Disclosed:
-        """Gather the disclosures of a log (malformed records are skipped)."""
-        seed: bytes | None = None
-        deals: dict[int, Mapping[str, Any]] = {}
-        reveals: dict[tuple[int, str], Any] = {}
-        complete = finished = False
-        for record in records:
-            kind, data = record.get("type"), record.get("data")
-            if not isinstance(data, dict):
-                continue
-            if kind == "SubmissionRevealed":
-                step, player = data.get("step"), data.get("player")
-                if isinstance(step, int) and isinstance(player, str):
-                    reveals.setdefault((step, player), data.get("payload"))
-            elif kind == "DealRevealed":
-                step, private = data.get("step"), data.get("private")
-                if isinstance(step, int) and isinstance(private, dict):
-                    deals.setdefault(step, private)
-            elif kind == "MatchFinished":
-                finished = True
-            elif kind == "SeedRevealed":
-                complete = True
-                seed = _seed_bytes(data.get("seed"))
-        return cls(seed, deals, complete, reveals, finished)
+        """Gather the disclosures of a log (records that do not fit are skipped)."""
+        return cls.of(PublicLog.of(records))
+
+    @classmethod
+    def of(cls, log: PublicLog) -> Disclosed:
+        """The disclosures of a whole log, read from its :class:`~domain.public_log.PublicLog`."""
+        deals = {n: s.private_deal for n, s in log.steps.items() if s.private_deal is not None}
+        reveals = {
+            (n, player): reveal.payload
+            for n, step in log.steps.items()
+            for player, reveal in step.reveals.items()
+        }
+        return cls(_seed_bytes(log.seed), deals, log.seed_revealed, reveals, log.finished)
 
     def private_deal(self, step: int) -> Mapping[str, Any] | None:
         """The private part of a step's deal, ``{}`` when it had none, ``None`` if unknown."""
@@ -219,29 +211,15 @@ class _SealedRng(Rng):
 
 
 @dataclass(frozen=True)
-class StepFrame:
-    """The replay's knowledge of the current step (the public parts of ``StepRecord``)."""
-
-    number: int
-    kind: str
-    submitters: tuple[str, ...]
-    deal_source: str
-    state_at_open: State | None
-    commitments: Mapping[str, str] = field(default_factory=dict)
-    defaults: Mapping[str, Payload] = field(default_factory=dict)
-    requests: tuple[DecisionRequest, ...] = ()
-    decisions: tuple[Payload, ...] = ()
-    resolved: bool = False
-
-
-@dataclass(frozen=True)
 class Frame:
     """The replayed match after ``position`` records. Never mutated: keep it as a snapshot.
 
     ``state`` is the whole rules state (``None`` while it depends on something not
     disclosed, ``unknown`` says what, ``waiting`` whether more disclosure may yet make it
     known); ``view`` is the public view (the rules' own when the state is known, else the
-    last one the log recorded).
+    last one the log recorded). ``log`` is what the public records say so far (the
+    :class:`~domain.public_log.PublicLog` fold), ``step_state`` the rules state when the
+    current step opened, its deal applied.
     """
 
     position: int = 0
@@ -249,12 +227,28 @@ class Frame:
     unknown: str | None = "nothing replayed yet"
     waiting: bool = False
     view: Mapping[str, Any] = field(default_factory=dict)
-    step: StepFrame | None = None
-    entropy: Mapping[str, str] = field(default_factory=dict)
-    steps_opened: int = 0
-    finished: bool = False
-    result: Mapping[str, Any] | None = None
+    log: PublicLog = field(default_factory=PublicLog)
+    step_state: State | None = None
     reported: frozenset[str] = field(default=frozenset())
+
+    @property
+    def step(self) -> PublicStep | None:
+        """The current step's public state (the step opened last)."""
+        return self.log.current
+
+    @property
+    def finished(self) -> bool:
+        """Whether ``MatchFinished`` has been applied."""
+        return self.log.finished
+
+    @property
+    def result(self) -> Mapping[str, Any] | None:
+        """The recorded result, once finished."""
+        return self.log.result
+
+    def copy(self) -> Frame:
+        """The same frame with a log of its own (to apply records to in place)."""
+        return replace(self, log=self.log.copy())
 
 
 def _attempt(fn: Callable[..., Any], *args: Any) -> tuple[Any, str | None]:
@@ -287,45 +281,17 @@ def _first_difference(old: Any, new: Any) -> str:
     return lines[0] if lines else "they differ"
 
 
-def scenario_deal(game: str, deal: Deal) -> dict[str, Any] | None:
-    """Return an explicit deal in its scenario shape (the input of ``rules.check_deal``).
-
-    This inverts each game's ``check_deal`` split; ``None`` for a game whose shape this
-    module does not know (then only ``apply_deal`` can judge the deal).
-
-    >>> scenario_deal("picking-nine", Deal(public={"pool": ["B1", "R2"]}))
-    {'pool': ['B1', 'R2']}
-    """
-    public, private = dict(deal.public), dict(deal.private)
-    if game == "six-nimmt":
-        hands = dict(private)
-        if "virtual_hand" in public:
-            hands["virtual"] = public["virtual_hand"]
-        out: dict[str, Any] = {"hands": hands}
-        if "rows" in public:
-            out["rows"] = public["rows"]
-        return out
-    if game == "picking-nine":
-        return {"pool": public.get("pool")}
-    if game == "grid-adaptation":
-        return {
-            "sequences": {
-                p: v.get("sequence") if isinstance(v, dict) else v for p, v in private.items()
-            }
-        }
-    if game in ("vote", "apocalypse"):
-        return {**public, **private}
-    return None
-
-
-def explicit_deal_problem(rules: Rules, game: str, state: State, deal: Deal) -> str | None:
+def explicit_deal_problem(rules: Rules, state: State, deal: Deal) -> str | None:
     """Why an explicit deal could not have been dealt in ``state`` (``None`` if it could).
 
     The recorded public and private parts are put back into the scenario shape and run
     through ``rules.check_deal``, which must accept them and split them back into exactly
-    the recorded parts. For a game without a known shape, ``apply_deal`` must accept it.
+    the recorded parts (``rules.scenario_deal`` gives the shape, the same way for every
+    game). For a game that gives no shape, ``apply_deal`` must accept the deal.
     """
-    shape = scenario_deal(game, deal)
+    shape, error = _attempt(rules.scenario_deal, deal)
+    if error is not None:
+        return f"the deal has no scenario shape: {error}"
     if shape is None:
         _, error = _attempt(rules.apply_deal, state, deal)
         return None if error is None else f"the deal cannot be applied: {error}"
@@ -358,24 +324,38 @@ def advance(
     With ``report``, every difference between the record and the rules' recomputation is
     reported under ``"deals"`` or ``"outcomes"`` (``pending=True`` when it can only be
     checked after more disclosure). Malformed records never raise: they make the state
-    unknown and are reported.
+    unknown and are reported. ``frame`` itself is left as it is.
+    """
+    return apply_in_place(ctx, frame.copy(), record, report)
+
+
+def apply_in_place(
+    ctx: ReplayContext,
+    frame: Frame,
+    record: Mapping[str, Any],
+    report: Reporter | None = None,
+) -> Frame:
+    """:func:`advance`, folding the record into ``frame.log`` itself (no copy).
+
+    For one pass over a log that keeps no earlier frame (the verifier, building snapshots):
+    ``frame`` must not be used afterwards.
     """
     data = record.get("data")
     seq = frame.position
     nxt = replace(frame, position=frame.position + 1)
     handler = _HANDLERS.get(str(record.get("type")))
-    if handler is None or not isinstance(data, dict):
-        return nxt
-    run = _Run(ctx, seq, report)
-    try:
-        out = handler(run, nxt, data)
-    except _SeedSealed:  # pragma: no cover - every draw is guarded where it happens
-        out = nxt
-    except Exception as exc:  # noqa: BLE001 - a forged record of the wrong shape
-        out = run.lose(
-            nxt, OUTCOMES, f"record {seq} cannot be replayed: {type(exc).__name__}: {exc}"
-        )
-    return out
+    if handler is not None and isinstance(data, dict):
+        run = _Run(ctx, seq, report)
+        try:
+            nxt = handler(run, nxt, data)
+        except _SeedSealed:  # pragma: no cover - every draw is guarded where it happens
+            pass
+        except Exception as exc:  # noqa: BLE001 - a forged record of the wrong shape
+            nxt = run.lose(
+                nxt, OUTCOMES, f"record {seq} cannot be replayed: {type(exc).__name__}: {exc}"
+            )
+    nxt.log.apply(record)  # what the record says, after the rules have checked it
+    return nxt
 
 
 @dataclass
@@ -431,29 +411,16 @@ def _match_created(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
     return replace(frame, state=state, unknown=None, view=_json(view) if view else {})
 
 
-def _player_joined(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
-    del run
-    player, text = data.get("player"), data.get("entropy")
-    if isinstance(player, str) and isinstance(text, str) and frame.steps_opened == 0:
-        return replace(frame, entropy={**frame.entropy, player: text})
-    return frame
-
-
 def _step_opened(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
     number, source = data["step"], data.get("deal_source")
     public = _obj(data.get("deal"))
     recorded_view = _obj(data.get("view"))
-    step = StepFrame(
-        number=number,
-        kind=str(data.get("kind")),
-        submitters=tuple(data.get("submitters") or ()),
-        deal_source=str(source),
-        state_at_open=None,
-    )
-    frame = replace(frame, step=step, steps_opened=frame.steps_opened + 1, view=recorded_view)
+    kind, submitters = str(data.get("kind")), tuple(data.get("submitters") or ())
+    frame = replace(frame, step_state=None, view=recorded_view)
     state = frame.state
+    dealt = source in (DealSource.SEED, DealSource.EXPLICIT)
     if state is None:
-        if source in ("seed", "explicit"):
+        if dealt:
             reason = f"the deals from step {number} on cannot be checked: {frame.unknown}"
             if frame.waiting:
                 return run.postpone(frame, DEALS, reason, lose=False)
@@ -469,24 +436,24 @@ def _step_opened(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
         return run.lose(
             frame, OUTCOMES, f"the rules say the match is over, yet step {number} opens"
         )
-    if (spec.kind, list(spec.submitters)) != (step.kind, list(step.submitters)):
+    if (spec.kind, list(spec.submitters)) != (kind, list(submitters)):
         run.fail(
             OUTCOMES,
-            f"step {number} asks {list(step.submitters)} for a {step.kind!r}; the rules ask "
+            f"step {number} asks {list(submitters)} for a {kind!r}; the rules ask "
             f"{list(spec.submitters)} for a {spec.kind!r}",
         )
-    if spec.needs_deal != (source != "none"):
+    if spec.needs_deal != (source != DealSource.NONE):
         want = "a deal" if spec.needs_deal else "no deal"
         run.fail(DEALS, f"step {number} has deal_source {source!r}, but the rules need {want}")
 
     # The deal: recomputed from the seed, or checked as an explicit deal.
     private = run.ctx.disclosed.private_deal(number)
-    if source == "seed":
+    if source == DealSource.SEED:
         if run.ctx.disclosed.seed is None:
             reason = f"step {number} was dealt from the seed, which is not revealed yet"
             frame = run.postpone(frame, DEALS, reason, lose=False)
         else:
-            rng = run.ctx.rng(f"deal/{number}", frame.entropy)
+            rng = run.ctx.rng(f"deal/{number}", frame.log.entropy)
             dealt, error = _attempt(rules.deal, state, rng)
             if error is not None:
                 run.fail(DEALS, f"the rules cannot deal step {number} from the seed: {error}")
@@ -502,21 +469,21 @@ def _step_opened(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
                     f"the private deal of step {number} (DealRevealed) is not the one the seed "
                     "gives: " + _first_difference(_json(dealt.private), dict(private)),
                 )
-    elif source == "explicit":
+    elif source == DealSource.EXPLICIT:
         if private is None:
             reason = f"the private part of the deal of step {number} is not disclosed yet"
             frame = run.postpone(frame, DEALS, reason, lose=False)
         else:
-            problem = explicit_deal_problem(rules, run.ctx.game, state, Deal(public, dict(private)))
+            problem = explicit_deal_problem(rules, state, Deal(public, dict(private)))
             if problem is not None:
                 run.fail(DEALS, f"the explicit deal of step {number} could not be dealt: {problem}")
-    elif source == "none" and public:
+    elif source == DealSource.NONE and public:
         run.fail(DEALS, f"step {number} deals nothing but records the deal {_short(public)}")
-    elif source not in ("seed", "explicit", "none"):
+    elif source not in tuple(DealSource):
         run.fail(DEALS, f"step {number} has the unknown deal_source {source!r}")
 
     # Apply the deal as recorded: this is what the aggregate did.
-    if source in ("seed", "explicit"):
+    if dealt:
         if private is None:
             reason = f"the private part of the deal of step {number} is not disclosed yet"
             return run.postpone(frame, OUTCOMES, reason)
@@ -535,21 +502,17 @@ def _step_opened(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
             f"StepOpened.view of step {number} is not the public state after the deal: "
             + _first_difference(view, recorded_view),
         )
-    return replace(frame, state=state, view=view, step=replace(step, state_at_open=state))
+    return replace(frame, state=state, view=view, step_state=state)
 
 
-def _current(frame: Frame, data: Mapping[str, Any]) -> StepFrame | None:
-    step = frame.step
+def _current(frame: Frame, data: Mapping[str, Any]) -> PublicStep | None:
+    step = frame.log.current
     return step if step is not None and step.number == data.get("step") else None
 
 
-def _submission_committed(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
-    del run
-    step = _current(frame, data)
-    if step is None:
-        return frame
-    commitments = {**step.commitments, data["player"]: data["commitment"]}
-    return replace(frame, step=replace(step, commitments=commitments))
+def _request(request: Request) -> DecisionRequest:
+    """A recorded decision request as the rules make them."""
+    return DecisionRequest(request.player, request.kind, request.prompt, request.default)
 
 
 def _default_applied(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
@@ -557,8 +520,8 @@ def _default_applied(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
     if step is None:
         return frame
     player, payload = data["player"], data.get("payload")
-    if step.state_at_open is not None and frame.state is not None:
-        expected, error = _attempt(run.rules.default_pick, step.state_at_open, player)
+    if frame.step_state is not None and frame.state is not None:
+        expected, error = _attempt(run.rules.default_pick, frame.step_state, player)
         if error is not None:
             run.fail(
                 OUTCOMES, f"the rules give no default for {player} in step {step.number}: {error}"
@@ -569,16 +532,15 @@ def _default_applied(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
                 f"the default for {player} in step {step.number} is {_short(expected)}, "
                 f"not {_short(payload)}",
             )
-    defaults = {**step.defaults, player: _obj(payload)}
-    return replace(frame, step=replace(step, defaults=defaults))
+    return frame
 
 
-def _picks(run: _Run, frame: Frame, step: StepFrame) -> tuple[dict[str, Payload] | None, Frame]:
+def _picks(run: _Run, frame: Frame, step: PublicStep) -> tuple[dict[str, Payload] | None, Frame]:
     """Every submitter's pick: their default, or their revealed payload."""
     picks: dict[str, Payload] = {}
     for player in step.submitters:
         if player in step.defaults:
-            picks[player] = step.defaults[player]
+            picks[player] = _obj(step.defaults[player].payload)
             continue
         revealed = run.ctx.disclosed.reveals.get((step.number, player), _MISSING)
         if revealed is _MISSING:
@@ -589,8 +551,8 @@ def _picks(run: _Run, frame: Frame, step: StepFrame) -> tuple[dict[str, Payload]
             if run.rules.disclosure is Disclosure.AT_END and run.ctx.expecting_more:
                 reason += " (this game reveals picks when the match ends)"
             return None, run.postpone(frame, OUTCOMES, reason)
-        assert step.state_at_open is not None  # noqa: S101 - callers check
-        checked, error = _attempt(run.rules.check_pick, step.state_at_open, player, revealed)
+        assert frame.step_state is not None  # noqa: S101 - callers check
+        checked, error = _attempt(run.rules.check_pick, frame.step_state, player, revealed)
         if error is not None:
             run.fail(
                 OUTCOMES, f"the revealed pick of {player} in step {step.number} is illegal: {error}"
@@ -609,17 +571,16 @@ _MISSING = object()
 
 
 def _resolve(
-    run: _Run, frame: Frame, step: StepFrame, decisions: Sequence[Payload]
+    run: _Run, frame: Frame, step: PublicStep
 ) -> tuple[Resolution | DecisionRequest | None, Frame]:
-    """Re-run the step's resolution with ``decisions``; ``None`` when it cannot run."""
+    """Re-run the step's resolution with its decisions so far; ``None`` when it cannot run."""
     picks, frame = _picks(run, frame, step)
     if picks is None:
         return None, frame
-    rng = run.ctx.rng(f"resolve/{step.number}", frame.entropy)
+    rng = run.ctx.rng(f"resolve/{step.number}", frame.log.entropy)
+    decisions = [_obj(decision.payload) for decision in step.decisions]
     try:
-        outcome, error = _attempt(
-            run.rules.resolve, step.state_at_open, picks, list(decisions), rng
-        )
+        outcome, error = _attempt(run.rules.resolve, frame.step_state, picks, decisions, rng)
     except _SeedSealed:
         reason = (
             f"the resolution of step {step.number} draws from the seed, which is not revealed yet"
@@ -639,8 +600,8 @@ def _decision_requested(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Fra
     recorded = DecisionRequest(
         player=data["player"], kind=data["kind"], prompt=data["prompt"], default=data["default"]
     )
-    if frame.state is not None and step.state_at_open is not None:
-        outcome, frame = _resolve(run, frame, step, step.decisions)
+    if frame.state is not None and frame.step_state is not None:
+        outcome, frame = _resolve(run, frame, step)
         if isinstance(outcome, Resolution):
             run.fail(OUTCOMES, f"step {step.number} asks for a decision the rules do not need")
         elif isinstance(outcome, DecisionRequest) and _json(vars(outcome)) != vars(recorded):
@@ -649,7 +610,7 @@ def _decision_requested(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Fra
                 f"decision request {data.get('index')} of step {step.number} is not the one the "
                 "rules make: " + _first_difference(_json(vars(outcome)), vars(recorded)),
             )
-    return replace(frame, step=replace(step, requests=(*step.requests, recorded)))
+    return frame
 
 
 def _decision_made(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
@@ -657,8 +618,8 @@ def _decision_made(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
     if step is None:
         return frame
     payload, index = data.get("payload"), len(step.decisions)
-    if frame.state is not None and step.state_at_open is not None and index < len(step.requests):
-        request = step.requests[index]
+    if frame.state is not None and frame.step_state is not None and index < len(step.requests):
+        request = _request(step.requests[index])
         if data.get("defaulted"):
             if payload != _json(request.default):
                 run.fail(
@@ -667,25 +628,23 @@ def _decision_made(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
                     f"not the default {_short(request.default)}",
                 )
         else:
-            checked, error = _attempt(
-                run.rules.check_decision, step.state_at_open, request, payload
-            )
+            checked, error = _attempt(run.rules.check_decision, frame.step_state, request, payload)
             if error is not None:
                 run.fail(OUTCOMES, f"decision {index} of step {step.number} is not valid: {error}")
             elif _json(checked) != payload:
                 run.fail(OUTCOMES, f"decision {index} of step {step.number} is not in normal form")
-    return replace(frame, step=replace(step, decisions=(*step.decisions, _obj(payload))))
+    return frame
 
 
 def _step_resolved(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
     step = _current(frame, data)
     recorded_view = _obj(data.get("view"))
+    frame = replace(frame, view=recorded_view)
     if step is None:
-        return replace(frame, view=recorded_view)
-    frame = replace(frame, step=replace(step, resolved=True), view=recorded_view)
-    if frame.state is None or step.state_at_open is None:
+        return frame
+    if frame.state is None or frame.step_state is None:
         return replace(frame, state=None)
-    outcome, frame = _resolve(run, frame, step, step.decisions)
+    outcome, frame = _resolve(run, frame, step)
     if outcome is None:
         return frame
     if isinstance(outcome, DecisionRequest):
@@ -729,14 +688,12 @@ def _match_finished(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
                 "the result is not the one the rules give: "
                 + _first_difference(_json(expected), result),
             )
-    return replace(frame, finished=True, result=result if isinstance(result, dict) else None)
+    return frame
 
 
 _HANDLERS: dict[str, Callable[[_Run, Frame, Mapping[str, Any]], Frame]] = {
     "MatchCreated": _match_created,
-    "PlayerJoined": _player_joined,
     "StepOpened": _step_opened,
-    "SubmissionCommitted": _submission_committed,
     "DefaultApplied": _default_applied,
     "DecisionRequested": _decision_requested,
     "DecisionMade": _decision_made,
@@ -750,7 +707,7 @@ def finish(ctx: ReplayContext, frame: Frame, report: Reporter | None = None) -> 
     if report is None or frame.state is None or frame.finished:
         return
     ended, error = _attempt(ctx.rules.is_finished, frame.state)
-    if error is None and ended and (frame.step is None or frame.step.resolved):
+    if error is None and ended and (frame.step is None or frame.step.status is StepStatus.RESOLVED):
         report(OUTCOMES, frame.position, "by the rules the match is over, but it never finished")
 
 
@@ -861,8 +818,8 @@ class MatchReplay:
         frame = initial_frame()
         for i, record in enumerate(self.records):
             if i % snapshot_every == 0:
-                self._snapshots.append(frame)
-            frame = advance(self.context, frame, record)
+                self._snapshots.append(frame.copy())
+            frame = apply_in_place(self.context, frame, record)
         if len(self.records) % snapshot_every == 0:
             self._snapshots.append(frame)
         self.frame = initial_frame()
@@ -947,8 +904,10 @@ class MatchReplay:
             msg = f"position {position} is outside 0..{len(self.records)}"
             raise IndexError(msg)
         frame = self._snapshots[position // self.snapshot_every]
-        for record in self.records[frame.position : position]:
-            frame = advance(self.context, frame, record)
+        if frame.position < position:
+            frame = frame.copy()  # the snapshot stays as it is
+            for record in self.records[frame.position : position]:
+                frame = apply_in_place(self.context, frame, record)
         return frame
 
     def at(self, seq: int) -> Frame:
@@ -992,12 +951,11 @@ __all__ = [
     "ReplayContext",
     "ReplayError",
     "Reporter",
-    "StepFrame",
     "advance",
+    "apply_in_place",
     "diff_pairs",
     "diff_values",
     "explicit_deal_problem",
     "finish",
     "initial_frame",
-    "scenario_deal",
 ]

@@ -24,36 +24,24 @@ step.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from domain.errors import UserError
-from domain.rules.base import Deal, DecisionRequest, Resolution, Rules
+from domain.public_log import PublicLog, PublicStep
+from domain.rules.base import Deal, DecisionRequest, RulesError, play_step
+from domain.vocabulary import DealSource
 from replay.state import ReplayContext, ReplayError, explicit_deal_problem
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
-    from domain.rules.base import Payload, State
+    from domain.fairrand import Rng
+    from domain.rules.base import Payload, Rules, State
 
 
 class WhatIfError(UserError):
     """A what-if that cannot be run: undisclosed inputs, a bad step, an illegal payload."""
-
-
-@dataclass
-class RecordedStep:
-    """The inputs and results one step of the log records."""
-
-    number: int
-    deal_source: str = "none"
-    deal_public: dict[str, Any] = field(default_factory=dict)
-    deal_private: dict[str, Any] | None = None
-    picks: dict[str, Payload] = field(default_factory=dict)
-    defaulted: set[str] = field(default_factory=set)
-    decisions: list[tuple[str, Payload, bool]] = field(default_factory=list)
-    outcome: dict[str, Any] | None = None
-    view: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -106,31 +94,9 @@ class WhatIf:
         }
 
 
-def recorded_steps(
-    records: Sequence[Mapping[str, Any]], ctx: ReplayContext
-) -> dict[int, RecordedStep]:
-    """Gather each step's recorded deal, picks, decisions, outcome and view from the log."""
-    steps: dict[int, RecordedStep] = {}
-    for record in records:
-        kind, data = record.get("type"), record.get("data")
-        if not isinstance(data, dict) or not isinstance(data.get("step"), int):
-            continue
-        step = steps.setdefault(data["step"], RecordedStep(data["step"]))
-        if kind == "StepOpened":
-            step.deal_source = str(data.get("deal_source"))
-            step.deal_public = dict(data.get("deal") or {})
-            private = ctx.disclosed.private_deal(step.number)
-            step.deal_private = None if private is None else dict(private)
-        elif kind == "DefaultApplied":
-            step.picks[data["player"]] = data["payload"]
-            step.defaulted.add(data["player"])
-        elif kind == "SubmissionRevealed":
-            step.picks.setdefault(data["player"], data["payload"])
-        elif kind == "DecisionMade":
-            step.decisions.append((data["player"], data["payload"], bool(data.get("defaulted"))))
-        elif kind == "StepResolved":
-            step.outcome, step.view = data.get("outcome"), data.get("view")
-    return steps
+def recorded_steps(records: Sequence[Mapping[str, Any]]) -> dict[int, PublicStep]:
+    """Each step's public state as the log records it (:class:`~domain.public_log.PublicLog`)."""
+    return dict(PublicLog.of(records).steps)
 
 
 def what_if(
@@ -162,15 +128,17 @@ def what_if(
     if ctx.disclosed.seed is None:
         msg = "a what-if needs the whole match disclosed; its seed is not revealed yet"
         raise WhatIfError(msg)
-    original = recorded_steps(records, ctx)
+    log = PublicLog.of(records)
+    original = dict(log.steps)
     if step not in original:
         msg = f"step {step} was not played; the match has steps 1..{len(original)}"
         raise WhatIfError(msg)
     rules = ctx.rules
-    entropy = _entropy(records)
+    entropy = dict(log.entropy)
     limit = max_steps if max_steps is not None else 2 * len(original) + 10
-    original_result = _result(records)
+    original_result = dict(log.result) if log.result is not None else None
 
+    change = (step, player, payload)
     state: State = rules.setup(dict(ctx.options), list(ctx.players))
     comparisons: list[StepComparison] = []
     number = 0
@@ -179,69 +147,44 @@ def what_if(
         if spec is None:
             break
         number += 1
-        recorded = original.get(number) or RecordedStep(number)
+        recorded = original.get(number)
         notes: list[str] = []
-
-        # The deal.
-        if spec.needs_deal:
-            deal = _deal(ctx, state, number, recorded, entropy, notes)
-            state = rules.apply_deal(state, deal)
-
-        # The picks.
-        picks: dict[str, Payload] = {}
-        for who in spec.submitters:
-            if number == step and who == player:
-                try:
-                    picks[who] = rules.check_pick(state, who, payload)
-                except ValueError as exc:
-                    msg = f"{payload!r} is not a legal pick for {who} in step {step}: {exc}"
-                    raise WhatIfError(msg) from None
-            elif who in recorded.picks and who not in recorded.defaulted:
-                try:
-                    picks[who] = rules.check_pick(state, who, recorded.picks[who])
-                except ValueError as exc:
-                    picks[who] = rules.default_pick(state, who)
-                    notes.append(
-                        f"{who}'s recorded pick is illegal now ({exc}); the default applies"
-                    )
-            else:
-                picks[who] = rules.default_pick(state, who)
         if number == step and player not in spec.submitters:
             msg = f"{player!r} is not asked to submit in step {step}"
             raise WhatIfError(msg)
-
-        # Resolution, with the recorded decisions where they still answer.
-        decisions: list[Payload] = []
-        while True:
-            outcome = rules.resolve(state, picks, decisions, ctx.rng(f"resolve/{number}", entropy))
-            if isinstance(outcome, Resolution):
-                break
-            decisions.append(_decision(rules, state, outcome, recorded, len(decisions), notes))
-        state = outcome.state
+        deal = _deal(ctx, state, recorded, notes) if spec.needs_deal else None
+        streams = _streams(ctx, number, entropy)
+        try:
+            played = play_step(
+                rules,
+                state,
+                streams,
+                deal=deal,
+                submit=_picks(rules, recorded, notes, change if number == step else None),
+                decide=_decisions(rules, recorded, notes),
+            )
+        except _IllegalChange as exc:
+            raise WhatIfError(str(exc)) from None
+        state = played.resolution.state
         new_view = _json(rules.public_view(state))
-        new_outcome = _json(outcome.outcome)
-        diverged = (recorded.view, recorded.outcome) != (new_view, new_outcome)
+        new_outcome = _json(played.resolution.outcome)
+        old_view, old_outcome = _recorded(recorded)
+        diverged = (old_view, old_outcome) != (new_view, new_outcome)
         comparisons.append(
             StepComparison(
-                number,
-                recorded.view,
-                new_view,
-                diverged,
-                recorded.outcome,
-                new_outcome,
-                tuple(notes),
+                number, old_view, new_view, diverged, old_outcome, new_outcome, tuple(notes)
             )
         )
 
     for number in sorted(n for n in original if n > len(comparisons)):
-        recorded = original[number]
+        old_view, old_outcome = _recorded(original[number])
         comparisons.append(
             StepComparison(
                 number,
-                recorded.view,
+                old_view,
                 None,
                 True,
-                recorded.outcome,
+                old_outcome,
                 None,
                 ("the new course ended before this step",),
             )
@@ -251,66 +194,95 @@ def what_if(
     return WhatIf(step, player, payload, tuple(comparisons), first, original_result, new_result)
 
 
+class _IllegalChange(Exception):  # noqa: N818 - carries the what-if's own message out
+    """The changed pick is not legal where it is made."""
+
+
+def _recorded(step: PublicStep | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The view and outcome the log recorded after a step (``None`` if it never resolved)."""
+    if step is None:
+        return None, None
+    view = None if step.view is None else dict(step.view)
+    outcome = None if step.outcome is None else dict(step.outcome)
+    return view, outcome
+
+
+def _streams(ctx: ReplayContext, number: int, entropy: Mapping[str, str]) -> Callable[[str], Rng]:
+    """The step's streams from the revealed seed, as the match drew them."""
+
+    def stream(purpose: str) -> Rng:
+        return ctx.rng(f"{purpose}/{number}", entropy)
+
+    return stream
+
+
 def _deal(
-    ctx: ReplayContext,
-    state: State,
-    number: int,
-    recorded: RecordedStep,
-    entropy: Mapping[str, str],
-    notes: list[str],
-) -> Deal:
-    """The recorded explicit deal while it still fits, else a fresh deal from the seed."""
-    if recorded.deal_source == "explicit" and recorded.deal_private is not None:
-        deal = Deal(recorded.deal_public, recorded.deal_private)
-        problem = explicit_deal_problem(ctx.rules, ctx.game, state, deal)
-        if problem is None:
-            return deal
-        notes.append(f"the recorded deal no longer fits ({problem}); dealt from the seed")
-    return ctx.rules.deal(state, ctx.rng(f"deal/{number}", entropy))
-
-
-def _decision(
-    rules: Rules,
-    state: State,
-    request: DecisionRequest,
-    recorded: RecordedStep,
-    index: int,
-    notes: list[str],
-) -> Payload:
-    """The recorded decision when the same player is asked at this place and it is valid."""
-    if index < len(recorded.decisions):
-        who, answer, defaulted = recorded.decisions[index]
-        if who == request.player and not defaulted:
-            try:
-                return dict(rules.check_decision(state, request, answer))
-            except ValueError as exc:
-                notes.append(
-                    f"{who}'s recorded decision is not valid now ({exc}); the default applies"
-                )
-    return dict(request.default)
-
-
-def _entropy(records: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    entropy: dict[str, str] = {}
-    for record in records:
-        if record.get("type") == "StepOpened":
-            break
-        data = record.get("data") or {}
-        if record.get("type") == "PlayerJoined" and isinstance(data.get("entropy"), str):
-            entropy[data["player"]] = data["entropy"]
-    return entropy
-
-
-def _result(records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    for record in records:
-        if record.get("type") == "MatchFinished":
-            result = (record.get("data") or {}).get("result")
-            return result if isinstance(result, dict) else None
+    ctx: ReplayContext, state: State, recorded: PublicStep | None, notes: list[str]
+) -> dict[str, Any] | None:
+    """The recorded explicit deal while it still fits, else ``None``: a fresh deal from the seed."""
+    if recorded is None or recorded.deal_source != DealSource.EXPLICIT:
+        return None
+    private = ctx.disclosed.private_deal(recorded.number)
+    if private is None:
+        return None
+    deal = Deal(dict(recorded.deal), dict(private))
+    problem = explicit_deal_problem(ctx.rules, state, deal)
+    if problem is None:
+        return ctx.rules.scenario_deal(deal)
+    notes.append(f"the recorded deal no longer fits ({problem}); dealt from the seed")
     return None
+
+
+def _picks(
+    rules: Rules,
+    recorded: PublicStep | None,
+    notes: list[str],
+    change: tuple[int, str, Any] | None,
+) -> Callable[[State, str], Payload | None]:
+    """The changed pick; each other recorded pick while it is still legal; else the default."""
+
+    def choose(state: State, who: str) -> Payload | None:
+        if change is not None and who == change[1]:
+            try:
+                return dict(rules.check_pick(state, who, change[2]))
+            except RulesError as exc:
+                msg = f"{change[2]!r} is not a legal pick for {who} in step {change[0]}: {exc}"
+                raise _IllegalChange(msg) from None
+        if recorded is None or who in recorded.defaults or who not in recorded.reveals:
+            return None
+        try:
+            return dict(rules.check_pick(state, who, recorded.reveals[who].payload))
+        except RulesError as exc:
+            notes.append(f"{who}'s recorded pick is illegal now ({exc}); the default applies")
+            return None
+
+    return choose
+
+
+def _decisions(
+    rules: Rules, recorded: PublicStep | None, notes: list[str]
+) -> Callable[[State, DecisionRequest, int], Payload | None]:
+    """The recorded decision when the same player is asked at this place and it is valid."""
+
+    def answer_to(state: State, request: DecisionRequest, index: int) -> Payload | None:
+        if recorded is None or index >= len(recorded.decisions):
+            return None
+        made = recorded.decisions[index]
+        if made.player != request.player or made.defaulted:
+            return None
+        try:
+            return dict(rules.check_decision(state, request, made.payload))
+        except RulesError as exc:
+            notes.append(
+                f"{made.player}'s recorded decision is not valid now ({exc}); the default applies"
+            )
+            return None
+
+    return answer_to
 
 
 def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-__all__ = ["RecordedStep", "StepComparison", "WhatIf", "WhatIfError", "recorded_steps", "what_if"]
+__all__ = ["StepComparison", "WhatIf", "WhatIfError", "recorded_steps", "what_if"]

@@ -40,7 +40,6 @@ from replay.bundle import (
     sign_submission,
 )
 from replay.receipt import make_receipt
-from replay.state import scenario_deal
 from replay.verify import CHECKS, verify_bundle
 
 REPO = Path(__file__).resolve().parents[2]
@@ -89,7 +88,7 @@ def bot_scenario(  # noqa: PLR0913
         if spec.needs_deal:
             if number in rigged:
                 deal = rules.deal(state, Rng(BOT_SEED, text_id, f"rigged/{number}"))
-                step["deal"] = scenario_deal(game, deal)
+                step["deal"] = rules.scenario_deal(deal)
             else:
                 deal = rules.deal(state, Rng(seed, text_id, f"deal/{number}", entropy or {}))
             state = rules.apply_deal(state, deal)

@@ -65,7 +65,7 @@ def test_a_seed_dealt_match_is_dealt_afresh_when_the_course_changes() -> None:
 
 def what_if_card(game: dict[str, Any]) -> dict[str, int]:
     ctx = ReplayContext.from_records(game["records"])
-    played = recorded_steps(game["records"], ctx)[1].picks["ana"]["card"]
+    played = recorded_steps(game["records"])[1].pick("ana")["card"]
     hand = ctx.disclosed.private_deals[1]["ana"]
     return {"card": next(c for c in hand if c != played)}
 
