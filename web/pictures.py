@@ -25,18 +25,20 @@ escaped, and it carries no ``style`` attribute.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from domain.public_log import PublicLog
 from web import chart as charts
 from web import games, svg
 from web.games import generic
-from web.games.record import game_of, moment_at, step_of
+from web.games.record import game_of, moment_at, pending
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
+    from domain.public_log import Default
     from replay.state import MatchReplay
     from web.games.base import Presentation
     from web.games.record import Moment, Record
@@ -47,11 +49,10 @@ __all__ = ["account", "chart", "picture"]
 def _status(m: Moment) -> str:
     """One line under the title: where in the log we are."""
     where = f"after record {m.seq} ({m.record_type})"
-    if m.open_step is not None:
-        step = m.open_step.get("step")
-        sealed = len(m.committed)
-        asked = len(m.open_step.get("submitters") or [])
-        return f"{where} · step {step} open: {sealed} of {asked} picks committed"
+    step = m.open_step
+    if step is not None:
+        sealed, asked = len(step.commitments), len(step.submitters)
+        return f"{where} · step {step.number} open: {sealed} of {asked} picks committed"
     return where
 
 
@@ -110,15 +111,14 @@ def chart(records: Sequence[Record]) -> Markup:
     return Markup("") if series is None else charts.draw(series, players)
 
 
-def _default_words(shown: Presentation, data: Mapping[str, Any]) -> str:
+def _default_words(shown: Presentation, default: Default) -> str:
     """Who got the default pick, why, and what it means in the game."""
-    player, payload = data.get("player"), data.get("payload") or {}
     why = (
         "did not open their commitment in time"
-        if data.get("reason") == "not-revealed"
+        if default.reason == "not-revealed"
         else "submitted nothing"
     )
-    return f"{player} {why}, {shown.default(payload)}."
+    return f"{default.player} {why}, {shown.default(default.payload or {})}."
 
 
 def account(records: Sequence[Record], step: int) -> list[str]:
@@ -131,42 +131,39 @@ def account(records: Sequence[Record], step: int) -> list[str]:
 
     :raises ValueError: when ``records`` is empty.
     """
-    game, _ = game_of(records)
+    game, players = game_of(records)
     shown = games.presentation(game)
-    found = step_of(records, step)
-    if found.opened is None:
+    found = PublicLog.of(records).step(step)
+    if found is None:
         return []
-    words = [f"Step {step} ({found.opened.get('kind') or 'step'})."]
+    words = [f"Step {step} ({found.kind or 'step'})."]
     told: list[str] = []
     try:
         opening = shown.opening(found)
-        shown.account(found, told)
+        shown.account(found, players, told)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         # A record this game's account cannot read (a damaged log): tell it as it is.
         opening, told = [], []
-        generic.account(found, told)
+        generic.account(found, players, told)
     words += opening
-    if found.resolved is None:
-        asked = found.opened.get("submitters") or []
+    if found.resolved_seq is None:
         sealed = (
-            f"{len(found.revealed)} revealed"
-            if found.revealed
+            f"{len(found.reveals)} revealed"
+            if found.reveals
             else "they stay sealed until the rules reveal them"
         )
         words.append(
-            f"The step is not resolved yet: {len(found.committed)} of {len(asked)} picks "
-            f"committed, {sealed}."
+            f"The step is not resolved yet: {len(found.commitments)} of "
+            f"{len(found.submitters)} picks committed, {sealed}."
         )
-    words += [_default_words(shown, d) for d in found.defaults]
+    words += [_default_words(shown, d) for d in found.defaults.values()]
     words += told
     if not shown.tells_decisions:
         for decision in found.decisions:
-            payload = svg.short_json(decision.get("payload"))
-            words.append(f"{decision.get('player')} decided {payload}.")
-    pending = found.requests[len(found.decisions) :]
-    for request in pending:
+            words.append(f"{decision.player} decided {svg.short_json(decision.payload)}.")
+    for request in pending(found):
         words.append(
-            f"Waiting for {request.get('player')} to decide ({request.get('kind')}); the default "
-            f"is {svg.short_json(request.get('default'))}."
+            f"Waiting for {request.player} to decide ({request.kind}); the default "
+            f"is {svg.short_json(request.default)}."
         )
     return words

@@ -20,8 +20,9 @@ from web.games import generic
 if TYPE_CHECKING:
     from markupsafe import Markup
 
+    from domain.public_log import PublicStep
     from web.chart import Series
-    from web.games.record import Moment, Record, Step
+    from web.games.record import Moment, Record
 
 Drawing = Callable[["Moment"], tuple[str, int, list["Markup"]]]
 """Draws one moment: returns the heading, the height and the body of the picture."""
@@ -29,10 +30,10 @@ Drawing = Callable[["Moment"], tuple[str, int, list["Markup"]]]
 Charting = Callable[[Sequence["Record"]], "Series | None"]
 """What the score chart plots for a match's records (``None``: no chart)."""
 
-Telling = Callable[["Step", list[str]], None]
-"""Appends the sentences that tell what happened in one step to the list it is given."""
+Telling = Callable[["PublicStep", Sequence[str], list[str]], None]
+"""Appends the sentences that tell one step (the players in seat order given) to the list."""
 
-Opening = Callable[["Step"], list[str]]
+Opening = Callable[["PublicStep"], list[str]]
 """The sentences that say what a step opened with (its round, its deal)."""
 
 Defaulting = Callable[[Mapping[str, Any]], str]

@@ -13,14 +13,15 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from web import chart, svg
-from web.games.record import game_of
+from web.games.record import game_of, revealed, seated
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from markupsafe import Markup
 
-    from web.games.record import Moment, Record, Step
+    from domain.public_log import PublicStep
+    from web.games.record import Moment, Record
 
 WIDTH = 800
 
@@ -70,12 +71,12 @@ def series(records: Sequence[Record]) -> chart.Series | None:
     return None
 
 
-def account(step: Step, game_words: list[str]) -> None:
+def account(step: PublicStep, players: Sequence[str], game_words: list[str]) -> None:
     """Each revealed pick and each entry of the outcome, as JSON."""
-    for player, pick in step.seated(step.revealed):
+    for player, pick in seated(players, revealed(step)):
         game_words.append(f"{player}'s pick: {svg.short_json(pick, 300)}.")
-    if step.resolved is not None:
-        for key, value in ((step.resolved.get("outcome")) or {}).items():
+    if step.resolved_seq is not None:
+        for key, value in (step.outcome or {}).items():
             game_words.append(f"{key}: {svg.short_json(value, 300)}.")
 
 
@@ -84,6 +85,6 @@ def default(payload: Mapping[str, Any]) -> str:
     return f"so the default pick {svg.short_json(payload)} applies"
 
 
-def no_opening(step: Step) -> list[str]:  # noqa: ARG001 - the Opening interface
+def no_opening(step: PublicStep) -> list[str]:  # noqa: ARG001 - the Opening interface
     """Nothing to say about how a step opened."""
     return []

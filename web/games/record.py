@@ -1,46 +1,74 @@
-"""What the public records say at one position, and about one step.
+"""What a picture sees at one position of the log, read from the public-record model.
 
-The pictures read a :class:`Moment` (the public state just after one record, with the open
-step's commitments and reveals), the accounts a :class:`Step` (every public record of one
-step). Both are folds over the public records of ``docs/PROTOCOL.md`` section 3, oldest
-first, ``seq`` equal to the position.
+The public records (``docs/PROTOCOL.md`` section 3, oldest first, ``seq`` equal to the
+position) are folded by :class:`domain.public_log.PublicLog` alone; a picture gets a
+:class:`Moment` (that fold up to one record, with the public view replayed there) and an
+account gets the :class:`~domain.public_log.PublicStep` it tells. The helpers below read a
+step's reveals, defaults and pending decisions as plain values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from domain.public_log import PublicLog, PublicStep, Request
+from domain.vocabulary import StepStatus
 from replay.state import MatchReplay, ReplayError
 from web import svg
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 Record = Mapping[str, Any]
 
-__all__ = ["Moment", "Record", "Step", "game_of", "moment_at", "step_of"]
+__all__ = [
+    "Moment",
+    "PublicStep",
+    "Record",
+    "defaulted",
+    "game_of",
+    "moment_at",
+    "pending",
+    "revealed",
+    "seated",
+]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Moment:
-    """The public facts at one position of the log."""
+    """The public facts at one position of the log: the public log so far and the view."""
 
     game: str
     players: list[str]
     seq: int
     record_type: str
     view: dict[str, Any]
-    resolved: dict[str, Any] | None = None  # data of the last StepResolved so far
-    open_step: dict[str, Any] | None = None  # data of a StepOpened not resolved yet
-    committed: list[Any] = field(default_factory=list)  # of the open step
-    revealed: dict[Any, Any] = field(default_factory=dict)  # of the open step
-    defaulted: dict[Any, Any] = field(default_factory=dict)  # of the open step
-    requested: list[dict[str, Any]] = field(default_factory=list)  # of the open step
-    finished: dict[str, Any] | None = None  # data of MatchFinished
+    log: PublicLog
 
     @property
     def colours(self) -> dict[str, str]:
         """Each player's colour."""
         return svg.colours(self.players)
+
+    @property
+    def open_step(self) -> PublicStep | None:
+        """The step opened last, while it is not resolved."""
+        step = self.log.current
+        return step if step is not None and step.status is not StepStatus.RESOLVED else None
+
+    @property
+    def resolved(self) -> PublicStep | None:
+        """The step resolved last, if any."""
+        done = [s for s in self.log.steps.values() if s.resolved_seq is not None]
+        return max(done, key=lambda s: s.resolved_seq or 0, default=None)
+
+    @property
+    def outcome(self) -> Mapping[str, Any]:
+        """The outcome of the step resolved last (``{}`` before any)."""
+        step = self.resolved
+        return (step.outcome or {}) if step is not None else {}
 
 
 def game_of(records: Sequence[Record]) -> tuple[str, list[str]]:
@@ -80,73 +108,28 @@ def moment_at(records: Sequence[Record], seq: int, board: MatchReplay | None = N
         view = (board or MatchReplay(records)).view_at(seq)
     except ReplayError:
         view = _recorded_view(seen)
-    moment = Moment(game, players, seq, str(records[seq].get("type")), view)
-    for record in seen:
-        kind, data = record.get("type"), record.get("data") or {}
-        if kind == "StepOpened":
-            moment.open_step = data
-            moment.committed, moment.revealed, moment.defaulted = [], {}, {}
-            moment.requested = []
-        elif kind == "StepResolved":
-            moment.resolved, moment.open_step = data, None
-        elif kind == "MatchFinished":
-            moment.finished = data
-        elif moment.open_step is not None and data.get("step") == moment.open_step.get("step"):
-            player = data.get("player")
-            if kind == "SubmissionCommitted" and player not in moment.committed:
-                moment.committed.append(player)
-            elif kind == "SubmissionRevealed":
-                moment.revealed[player] = data.get("payload")
-            elif kind == "DefaultApplied":
-                moment.defaulted[player] = data.get("payload")
-            elif kind == "DecisionRequested":
-                moment.requested.append(data)
-            elif kind == "DecisionMade" and moment.requested:
-                moment.requested.pop()
-    return moment
+    return Moment(game, players, seq, str(records[seq].get("type")), view, PublicLog.of(seen))
 
 
-@dataclass
-class Step:
-    """The public records of one step."""
-
-    number: int
-    opened: dict[str, Any] | None = None
-    committed: list[Any] = field(default_factory=list)
-    defaults: list[dict[str, Any]] = field(default_factory=list)
-    revealed: dict[Any, Any] = field(default_factory=dict)
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
-    resolved: dict[str, Any] | None = None
-    players: list[str] = field(default_factory=list)  # seat order
-
-    def seated(self, values: Any) -> list[tuple[Any, Any]]:
-        """The items of a ``{player: ...}`` mapping in seat order (JSON keys are sorted)."""
-        if not isinstance(values, dict):
-            return []
-        seats = {p: i for i, p in enumerate(self.players)}
-        return sorted(values.items(), key=lambda item: seats.get(item[0], len(seats)))
+def revealed(step: PublicStep) -> dict[str, Any]:
+    """Each revealed pick of ``step``, by player."""
+    return {player: reveal.payload for player, reveal in step.reveals.items()}
 
 
-def step_of(records: Sequence[Record], number: int) -> Step:
-    """The public records of step ``number`` (nothing opened when it never opened)."""
-    step = Step(number, players=game_of(records)[1])
-    for record in records:
-        kind, data = record.get("type"), dict(record.get("data") or {})
-        if data.get("step") != number:
-            continue
-        if kind == "StepOpened":
-            step.opened = data
-        elif kind == "SubmissionCommitted" and data.get("player") not in step.committed:
-            step.committed.append(data.get("player"))
-        elif kind == "DefaultApplied":
-            step.defaults.append(data)
-        elif kind == "SubmissionRevealed":
-            step.revealed[data.get("player")] = data.get("payload")
-        elif kind == "DecisionRequested":
-            step.requests.append(data)
-        elif kind == "DecisionMade":
-            step.decisions.append(data)
-        elif kind == "StepResolved":
-            step.resolved = data
-    return step
+def defaulted(step: PublicStep) -> dict[str, Any]:
+    """Each default pick applied in ``step``, by player."""
+    return {player: default.payload for player, default in step.defaults.items()}
+
+
+def pending(step: PublicStep) -> tuple[Request, ...]:
+    """The decision requests of ``step`` not answered yet."""
+    return step.requests[len(step.decisions) :]
+
+
+def seated(players: Sequence[str], values: Any) -> list[tuple[Any, Any]]:
+    """The items of a ``{player: ...}`` mapping in seat order (JSON keys are sorted)."""
+    if not isinstance(values, Mapping):
+        return []
+    seats = {p: i for i, p in enumerate(players)}
+    items: Iterable[tuple[Any, Any]] = values.items()
+    return sorted(items, key=lambda item: seats.get(item[0], len(seats)))

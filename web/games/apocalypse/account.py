@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 from web.games.words import listed
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
-    from web.games.record import Step
+    from domain.public_log import PublicStep
 
 RESULT_REASONS: dict[Any, str] = {
     "no-pawns": "no pawns left",
@@ -27,10 +27,10 @@ def default(payload: Mapping[str, Any]) -> str:  # noqa: ARG001 - the Defaulting
 _PIECES = {"N": "knight", "P": "pawn"}
 
 
-def account(step: Step, game_words: list[str]) -> None:
+def account(step: PublicStep, players: Sequence[str], game_words: list[str]) -> None:
     """Tell the turn: penalties, moves, captures, collisions, promotions and the result."""
-    outcome = (step.resolved or {}).get("outcome") or {}
-    view = (step.resolved or {}).get("view") or ((step.opened or {}).get("view") or {})
+    outcome = step.outcome or {}
+    view = step.view or step.view_at_open
     sides = {p: s.title() for s, p in (view.get("colors") or {}).items()}
 
     def who(player: Any) -> str:  # "White (ana)"

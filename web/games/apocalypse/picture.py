@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from web import svg
+from web.games import record
 from web.games.apocalypse.account import RESULT_REASONS
 
 if TYPE_CHECKING:
@@ -163,11 +164,13 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
 
     # The turn's moves: revealed and pending, or those of the last turn resolved.
     moves: dict[Any, Any] = {}
-    pending = m.open_step is not None and bool(m.revealed)
+    step = m.open_step
+    reveals = record.revealed(step) if step is not None else {}
+    pending = step is not None and bool(reveals)
     if pending:
-        moves = {p: dict(v, legal=None) for p, v in m.revealed.items() if isinstance(v, dict)}
-    elif m.open_step is None and m.resolved:
-        outcome = m.resolved.get("outcome") or {}
+        moves = {p: dict(v, legal=None) for p, v in reveals.items() if isinstance(v, dict)}
+    elif step is None and m.resolved is not None:
+        outcome = m.outcome
         moves = outcome.get("moves") or {}
         for event in outcome.get("events") or []:
             square = event.get("square")

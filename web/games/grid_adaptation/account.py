@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from web.games.record import revealed, seated
 from web.games.words import listed, plural
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
-    from web.games.record import Step
+    from domain.public_log import PublicStep
 
 
 def default(payload: Mapping[str, Any]) -> str:  # noqa: ARG001 - the Defaulting interface
@@ -17,16 +18,16 @@ def default(payload: Mapping[str, Any]) -> str:  # noqa: ARG001 - the Defaulting
     return "so they place no tile this round"
 
 
-def account(step: Step, game_words: list[str]) -> None:
+def account(step: PublicStep, players: Sequence[str], game_words: list[str]) -> None:
     """Tell the round (tiles, clashes, the Life step, scores) or the EC vote."""
-    outcome = (step.resolved or {}).get("outcome") or {}
+    outcome = step.outcome or {}
     if "tally" in outcome:
         votes = [f"{c} {n}" for c, n in (outcome.get("tally") or {}).items()]
         game_words.append(
             f"The EC vote: {listed(votes)}; {outcome.get('ec')} is the Elimination Candidate "
             f"(decided by {outcome.get('decided_by')})."
         )
-    elif step.resolved is not None:
+    elif step.resolved_seq is not None:
         placed, clashes = outcome.get("placed") or [], outcome.get("collisions") or []
         game_words.append(f"{plural(len(placed), 'tile')} placed: {listed(placed)}.")
         if clashes:
@@ -39,7 +40,7 @@ def account(step: Step, game_words: list[str]) -> None:
         )
         scores = [f"{s} {n}" for s, n in (outcome.get("round_scores") or {}).items()]
         game_words.append(f"Round scores by sequence: {listed(scores)}.")
-    for player, pick in step.seated(step.revealed):
+    for player, pick in seated(players, revealed(step)):
         if not isinstance(pick, dict):
             continue
         if "vote" in pick:

@@ -32,7 +32,7 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     grid: list[str] = list(view.get("grid") or ["." * 15] * 15)
     size = len(grid)
     x0, y0 = 40, 74
-    outcome = (m.resolved or {}).get("outcome") or {} if m.open_step is None else {}
+    outcome = m.outcome if m.open_step is None else {}
     born, placed = set(outcome.get("born") or []), set(outcome.get("placed") or [])
     vanished, clashes = set(outcome.get("vanished") or []), set(outcome.get("collisions") or [])
     body: list[Markup] = [
@@ -117,7 +117,7 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     # The legend: each sequence, its colour, tiles now, cumulative score, holders at the end.
     lx = x0 + size * CELL + 30
     holders: dict[str, list[str]] = {}
-    held = ((m.finished or {}).get("result") or {}).get("sequences_held")
+    held = (m.log.result or {}).get("sequences_held")
     if isinstance(held, dict):
         for player, seqs in held.items():
             if isinstance(seqs, list) and seqs:
@@ -213,7 +213,7 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
                 )
             )
     head = f"Grid Adaptation · round {view.get('round', 0)} of 8"
-    if m.open_step is not None and m.open_step.get("kind") == "ec-vote":
+    if m.open_step is not None and m.open_step.kind == "ec-vote":
         head += " · EC vote under way"
     if view.get("finished"):
         head += " · finished"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from web.games.record import revealed, seated
 from web.games.words import listed
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
-    from web.games.record import Step
+    from domain.public_log import PublicStep
 
 
 def default(payload: Mapping[str, Any]) -> str:
@@ -20,26 +21,25 @@ def default(payload: Mapping[str, Any]) -> str:
     )
 
 
-def opening(step: Step) -> list[str]:
+def opening(step: PublicStep) -> list[str]:
     """What the round opened with: its pool."""
-    opened = step.opened or {}
     words = []
-    if (opened.get("view") or {}).get("pool"):
-        words.append(f"The pool: {listed(opened['view']['pool'])}.")
+    if step.view_at_open.get("pool"):
+        words.append(f"The pool: {listed(step.view_at_open['pool'])}.")
     return words
 
 
-def account(step: Step, game_words: list[str]) -> None:
+def account(step: PublicStep, players: Sequence[str], game_words: list[str]) -> None:
     """Tell the round: the ban, who received what, the tie-break list, the reveals."""
-    outcome = (step.resolved or {}).get("outcome") or {}
-    if step.resolved is None:
+    outcome = step.outcome or {}
+    if step.resolved_seq is None:
         return
     banned = outcome.get("banned")
     game_words.append(f"{banned} was banned." if banned else "Nothing was banned.")
-    for player, card in step.seated(outcome.get("received")):
+    for player, card in seated(players, outcome.get("received")):
         game_words.append(f"{player} received {card}.")
     game_words.append(f"The tie-break list is now {listed(outcome.get('tiebreak') or [])}.")
-    for player, pick in step.seated(step.revealed):
+    for player, pick in seated(players, revealed(step)):
         if isinstance(pick, dict):
             game_words.append(
                 f"Revealed after the match: {player} wanted {listed(pick.get('wants') or [])}, "

@@ -49,8 +49,8 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     body: list[Markup] = []
     top = 60
     body.append(svg.rect(12, top - 8, 696, 112, rx=10, fill=svg.FELT))
-    outcome = (m.resolved or {}).get("outcome") or {}
-    settled = m.open_step is None and bool(m.resolved)
+    outcome = m.outcome
+    settled = m.open_step is None and m.resolved is not None
     receivers = {card: p for p, card in (outcome.get("received") or {}).items()} if settled else {}
     banned = outcome.get("banned") if settled else None
     title = f"Pool of round {view.get('round', 0) + (0 if settled else 1)}"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from web.games.record import revealed, seated
 from web.games.words import listed, plural
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
-    from web.games.record import Step
+    from domain.public_log import PublicStep
 
 
 def default(payload: Mapping[str, Any]) -> str:
@@ -17,10 +18,9 @@ def default(payload: Mapping[str, Any]) -> str:
     return f"so their lowest card, {payload.get('card')}, is played"
 
 
-def opening(step: Step) -> list[str]:
+def opening(step: PublicStep) -> list[str]:
     """What the turn opened with: the round and turn, a new round's rows and virtual hand."""
-    opened = step.opened or {}
-    deal, view = opened.get("deal") or {}, (step.resolved or {}).get("view") or {}
+    deal, view = step.deal, step.view or {}
     words = []
     if view.get("round"):
         words.append(f"Round {view['round']}, turn {view.get('turn')}.")
@@ -31,18 +31,18 @@ def opening(step: Step) -> list[str]:
     return words
 
 
-def account(step: Step, game_words: list[str]) -> None:
+def account(step: PublicStep, players: Sequence[str], game_words: list[str]) -> None:
     """Tell the turn: the reveals, where each card went, the rows taken, points, ends."""
-    outcome = (step.resolved or {}).get("outcome") or {}
-    view = (step.resolved or {}).get("view") or {}
-    rows = [list(r) for r in ((step.opened or {}).get("view") or {}).get("rows") or []]
-    revealed = [
-        f"{p} {v.get('card')}" for p, v in step.seated(step.revealed) if isinstance(v, dict)
+    outcome = step.outcome or {}
+    view = step.view or {}
+    rows = [list(r) for r in step.view_at_open.get("rows") or []]
+    cards = [
+        f"{p} {v.get('card')}" for p, v in seated(players, revealed(step)) if isinstance(v, dict)
     ]
-    if revealed:
-        game_words.append(f"Revealed: {listed(revealed)}.")
+    if cards:
+        game_words.append(f"Revealed: {listed(cards)}.")
     decisions = iter(step.decisions)
-    with_action_card = bool(((step.opened or {}).get("view") or {}).get("action_card"))
+    with_action_card = bool(step.view_at_open.get("action_card"))
     marked = "it may enter" if with_action_card else ""
     moves = {m.get("card"): m for m in outcome.get("action_card_moves") or []}
     for play in outcome.get("plays") or []:
@@ -62,11 +62,11 @@ def account(step: Step, game_words: list[str]) -> None:
             if who == "virtual":
                 how = f"by its rule it took row {row}, the one with the fewest bullheads"
             else:
-                decision = next(decisions, None) or {}
+                decision = next(decisions, None)
                 how = (
                     f"{who} chose no row in time, so the default row {row} (fewest bullheads) "
                     "applied"
-                    if decision.get("defaulted")
+                    if decision is not None and decision.defaulted
                     else f"{who} chose row {row}"
                 )
             game_words.append(f"{low}; {how}: {owner} {taken}.")
@@ -79,7 +79,7 @@ def account(step: Step, game_words: list[str]) -> None:
                 f"and shows {str(move.get('parity')).title()}."
             )
     if view.get("points"):
-        points = [f"{p} {v}" for p, v in step.seated(view["points"])]
+        points = [f"{p} {v}" for p, v in seated(players, view["points"])]
         game_words.append(f"Points now: {listed(points)}.")
     if outcome.get("finished"):
         game_words.append(

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.rules.six_nimmt import bullheads, is_sixth_card, row_bullheads
 from web import svg
+from web.games import record
 
 if TYPE_CHECKING:
     from markupsafe import Markup
@@ -104,7 +105,8 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     view, colours = m.view, m.colours
     rows: list[list[int]] = view.get("rows") or [[], [], [], []]
     action: Any = view.get("action_card")
-    plays = (m.resolved or {}).get("outcome", {}).get("plays", []) if m.open_step is None else []
+    step = m.open_step
+    plays = m.outcome.get("plays", []) if step is None else []
     placed_by = {p["card"]: p["player"] for p in plays}
     body: list[Markup] = []
     top, pitch, left = 66, CARD_H + 12, 132
@@ -197,27 +199,28 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     # The turn: revealed or sealed picks of the open step, or the cards of the last turn.
     y = top + pitch * len(rows) + 14
     strip: list[Markup] = []
-    if m.open_step is not None:
-        title = f"Turn in progress (step {m.open_step.get('step')})"
-        for i, player in enumerate(m.open_step.get("submitters") or []):
+    if step is not None:
+        title = f"Turn in progress (step {step.number})"
+        revealed, defaulted = record.revealed(step), record.defaulted(step)
+        for i, player in enumerate(step.submitters):
             cx = 24 + i * 64
-            pick = m.revealed.get(player) or m.defaulted.get(player)
+            pick = revealed.get(player) or defaulted.get(player)
             if isinstance(pick, dict) and isinstance(pick.get("card"), int):
                 strip.append(_nimmt_card(cx, y + 22, pick["card"], small=True))
-            elif player in m.committed:
+            elif player in step.commitments:
                 strip.append(_face_down(cx, y + 22, f"{player}: sealed"))
             else:
                 strip.append(svg.text(cx + 16, y + 50, "…", size=16, anchor="middle"))
             strip.append(
                 svg.name_tag(cx - 4, y + 86, player, colours.get(player, svg.MUTED), size=11)
             )
-        for request in m.requested:
+        for request in record.pending(step):
             strip.append(
                 svg.text(
                     24,
                     y + 106,
-                    f"{request.get('player')} must choose a row to take "
-                    f"(default row {(request.get('default') or {}).get('row')})",
+                    f"{request.player} must choose a row to take "
+                    f"(default row {(request.default or {}).get('row')})",
                     size=13,
                     fill="#a33a2a",
                 )

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from web.games.record import revealed, seated
 from web.games.words import listed
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
-    from web.games.record import Step
+    from domain.public_log import PublicStep
 
 
 def default(payload: Mapping[str, Any]) -> str:  # noqa: ARG001 - the Defaulting interface
@@ -17,13 +18,13 @@ def default(payload: Mapping[str, Any]) -> str:  # noqa: ARG001 - the Defaulting
     return "so they abstain"
 
 
-def account(step: Step, game_words: list[str]) -> None:
+def account(step: PublicStep, players: Sequence[str], game_words: list[str]) -> None:
     """Tell each revealed vote, the tally and the winner or the tie."""
-    for player, pick in step.seated(step.revealed):
+    for player, pick in seated(players, revealed(step)):
         if isinstance(pick, dict) and pick.get("vote") is not None:
             game_words.append(f"{player} voted for {pick['vote']}.")
-    outcome = (step.resolved or {}).get("outcome") or {}
-    if step.resolved is not None:
+    outcome = step.outcome or {}
+    if step.resolved_seq is not None:
         tally = [f"{c} {n}" for c, n in (outcome.get("tally") or {}).items()]
         winners = outcome.get("winners") or []
         game_words.append(f"Tally: {listed(tally)}.")

@@ -42,7 +42,7 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
             )
         )
     y += len(tally) * 40 + 10
-    abstained = ((m.resolved or {}).get("outcome") or {}).get("abstained") or []
+    abstained = m.outcome.get("abstained") or []
     if abstained:
         body.append(svg.text(16, y, "abstained: " + ", ".join(abstained), size=13, fill=svg.MUTED))
         y += 20
