@@ -69,7 +69,7 @@ def _ticks(low: float, high: float) -> list[float]:
     [0, 20, 40, 60, 80]
     """
     span = max(high - low, 1)
-    step = next(s * 10**e for e in range(0, 7) for s in (1, 2, 5) if span / (s * 10**e) <= 5)
+    step = next(s * 10**e for e in range(7) for s in (1, 2, 5) if span / (s * 10**e) <= 5)
     first = int(low // step) * step
     ticks = [first]
     while len(ticks) < 2 or ticks[-1] < high:
@@ -95,7 +95,7 @@ def draw(series: Series, players: Sequence[str]) -> Markup:
     if series.colours is not None and not set(names) <= set(players):
         colours.update({n: series.colours.get(n, svg.MUTED) for n in names})
     values = [v for _, vals in series.points for v in vals.values()]
-    ticks = _ticks(min(min(values), 0), max(values))
+    ticks = _ticks(min(*values, 0), max(values))
     last_step = max(step for step, _ in series.points) or 1
     left, right, top, bottom = 52, 500, 58, 262
     width, height = 680, 300
