@@ -1,101 +1,6 @@
-"""6 nimmt! with the virtual player and the Even/Odd action card (RULINGS.md section 1).
+"""The rules object of 6 nimmt!: options, set-up, deals, turns, resolution and views.
 
-Rule texts: ``seeds/six-nimmt.txt`` and ``seeds/six-nimmt-even-odd.md``. The functions below
-follow the order of the rulings: bullheads, rows, placement, sixth card, too low, the virtual
-player, deck and deals, end, payload; then the Even/Odd action card.
-
-Options (``normalise_options`` fills in the defaults and rejects anything else):
-
-* ``virtual_player`` (bool, default ``true``): one virtual player, id ``virtual``, joins the
-  humans. 2 to 9 humans with it, 2 to 10 without. A human may not be called ``virtual``.
-* ``start_points`` (a whole number from 1 to 1,000,000, default 66): everybody's points at
-  the start.
-* ``action_card`` (``null`` or ``"even-odd"``, default ``null``).
-
-Steps: one step is one turn, ``StepSpec(kind="turn", submitters=<humans in seat order>)``;
-the first turn of each round also deals (``needs_deal``). The virtual player never submits:
-``resolve`` computes its card. Payload ``{"card": 37}``; a missing pick is the lowest card in
-hand. A card below every row end (or, with the action card, with no row it may enter) pauses
-resolution with ``DecisionRequest(player, kind="take-row", prompt={"card", "rows",
-"bullheads", "action_card"}, default={"row": <fewest bullheads, ties lowest index>})``; the
-decision payload is ``{"row": i}`` with ``i`` in 0..3.
-
-Rulings applied (RULINGS.md section 1):
-
-* Bullheads: 55 → 7; other multiples of 11 → 5; multiples of 10 → 3; other multiples of 5 → 2;
-  every other card → 1.
-* Rows keep positions 0-3; a taken row keeps its position and restarts with the card.
-* Cards resolve from smallest to largest; a card goes on the row whose rightmost card is the
-  largest one below it. A sixth card takes the five cards and starts the row.
-* Too low: the player takes a row of their choice (public decision after the reveal); the
-  default and the virtual player's rule is the row worth the fewest bullheads, ties → the
-  lowest index.
-* Virtual player: public hand; it plays, among its cards higher than at least one row end it
-  may enter, the one with the smallest gap to the row it would land on, ties → the lower
-  card; with no such card, its lowest card. The card is chosen on the rows as they stand at
-  the start of the turn; a row to take is chosen on the rows as they stand when it resolves.
-* Deals: round 1 deals 4 row cards, then 10 cards to each human in seat order, then 10 to
-  the virtual player. Taken and trimmed cards go to the discard pile; each row keeps only its
-  rightmost card at the end of a round; an exhausted draw pile is replaced by the shuffled
-  discard pile.
-* End: checked only after the tenth turn of a round: if any player, the virtual player
-  included, is at 0 or below, the match ends. Points may go below 0. The winners are the
-  human(s) with the most points (ties all listed, in seat order); the virtual player is never
-  ranked.
-* Even/Odd: at set-up the action card goes on the row with the lowest starting card, showing
-  its parity. The marked row takes only cards of the shown parity; placement looks only at
-  rows the card may enter; a card with no such row is too low (any of the four rows may be
-  taken). Whenever a row is taken, after the card starts it, the action card moves to the row
-  with the lowest rightmost card among the three rows it is not on and shows that card's
-  parity. It never counts towards the five-card limit and persists across rounds. The virtual
-  player considers only rows its card may enter.
-
-Randomness (the only use of the rng; ``resolve`` and ``check_*`` use none):
-
-* ``deal``: the draw pile, in ascending order, is shuffled with ``rng.shuffle`` and dealt from
-  the front: in round 1 first 4 row cards (rows 0, 1, 2, 3 in that order), then 10 cards to
-  each human in seat order, then 10 to the virtual player. In round 1 the draw pile is the
-  whole deck 1..104. When the draw pile runs out during the deal, the discard pile, in
-  ascending order, is shuffled with ``rng.shuffle`` and dealing continues from its front.
-* ``bot_pick``: ``rng.choice`` over the hand in ascending order.
-
-Readings chosen where RULINGS.md is silent:
-
-* Reading chosen: the state keeps the draw and discard piles in ascending order (their order
-  carries no information), and every random deal shuffles the draw pile afresh. So the state
-  after a deal depends only on which cards went where, and replaying the recorded deal with
-  ``apply_deal`` rebuilds exactly the state a random deal produced. Shuffling a face-down
-  remainder again changes no probability.
-* Reading chosen: when a deal takes any card from the discard pile (a random deal only does so
-  after the draw pile ran out), the rest of the discard pile joins the draw pile, as after a
-  physical reshuffle. An explicit deal may name any card in the draw or the discard pile.
-* Reading chosen: an explicit deal names ``rows`` in round 1 only (required there) and exactly
-  10 cards for every human and, when enabled, for ``virtual``; all cards distinct.
-* Reading chosen: the end check comes before trimming, as in the seed ("if any player has run
-  out of points, the match ends. Otherwise, all cards left of the rightmost card ... are
-  discarded"): the final rows stay as played.
-* Reading chosen: the virtual player's gap ignores whether its card would be a sixth card; it
-  follows the rule literally and does not avoid taking rows.
-* Reading chosen: the virtual player's card is fixed before any card of the turn resolves, and
-  its too-low row is chosen when its card resolves (this is the ruling; the card it plays is in
-  the outcome's ``plays`` like every other card).
-* Reading chosen: when several rows are taken in one turn, the action card moves after each
-  take, before the next card resolves. A too-low card starts the row it takes even when its
-  parity differs from the shown side; the action card then moves as usual.
-* Reading chosen: ``hand_sizes`` in the public view lists the humans only (the virtual
-  player's whole hand is public as ``virtual_hand``).
-* Reading chosen: ``round`` and ``turn`` in the public view are those of the turn just played
-  (0 and 0 before any); a deal does not change them.
-
-Public view keys: ``round``, ``turn``, ``rows`` (4 lists of ints), ``points`` ({player: int},
-``virtual`` included when enabled), ``action_card`` (``null`` or ``{"row": i, "parity":
-"even"|"odd"}``), ``finished``, ``winners`` (humans; ``[]`` until finished), ``hand_sizes``
-({human: n}), ``played`` ({player: card} of the last turn, ``virtual`` included; ``{}`` before
-any) and, when enabled, ``virtual_hand`` (ascending). Private view: ``{"hand": [ascending]}``.
-
-Outcome of a turn: ``{"plays": [{"player", "card", "row", "took", "bullheads", "reason"}, ...]
-(resolution order; reason "placed" | "sixth-card" | "too-low"), "action_card_moves": [{"card",
-"from", "to", "parity"}, ...], "round_end": bool, "finished": bool}``.
+See :mod:`domain.rules.six_nimmt` for the rules and the wire format.
 """
 
 from __future__ import annotations
@@ -105,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from domain.rules.base import (
     JSON,
     BadDeal,
-    BadDecision,
     BadOptions,
     Deal,
     DecisionRequest,
@@ -122,234 +26,48 @@ from domain.rules.base import (
     check_whole,
     clone,
     describe,
-    is_whole,
     player_list,
 )
 from domain.rules.schema import FieldKind, Option, OptionKind, PickField
+from domain.rules.six_nimmt.cards import (
+    DECK,
+    ROW_COUNT,
+    ActionCard,
+    Card,
+    Row,
+    action_card_setup,
+    fewest_bullheads_row,
+    is_sixth_card,
+    landing_row,
+    match_ends,
+    move_action_card,
+    row_bullheads,
+    trim_rows,
+    virtual_card,
+    winners,
+)
+from domain.rules.six_nimmt.checks import (
+    HAND_SIZE,
+    MAX_HUMANS_WITH_VIRTUAL,
+    MAX_HUMANS_WITHOUT_VIRTUAL,
+    MIN_HUMANS,
+    VIRTUAL,
+    check_dealt,
+    check_names,
+    decided_row,
+    is_card_number,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from domain.fairrand import Rng
 
-Card = int
-Row = list[Card]
-ActionCard = dict[str, Any]  # {"row": i, "parity": "even" | "odd"}
-
-DECK = range(1, 105)
-ROW_COUNT = 4
-ROW_LIMIT = 5  # a row holds five cards; the sixth takes them
-HAND_SIZE = 10
 TURNS_PER_ROUND = 10
-VIRTUAL = "virtual"
 EVEN_ODD = "even-odd"
 DEFAULT_START_POINTS = 66
 MAX_START_POINTS = 1_000_000  # a marathon match; points are bounded all the same
-MIN_HUMANS = 2
-MAX_HUMANS_WITH_VIRTUAL = 9
-MAX_HUMANS_WITHOUT_VIRTUAL = 10
 OPTION_NAMES = ("virtual_player", "start_points", "action_card")
-
-
-# --- Card values ------------------------------------------------------------------------
-
-
-def bullheads(card: Card) -> int:
-    """Return the bullheads (points) a card is worth.
-
-    >>> [bullheads(c) for c in (55, 11, 22, 99, 10, 100, 5, 15, 1, 104)]
-    [7, 5, 5, 5, 3, 3, 2, 2, 1, 1]
-    """
-    if card == 55:  # noqa: PLR2004 - the one card worth seven
-        return 7
-    if card % 11 == 0:
-        return 5
-    if card % 10 == 0:
-        return 3
-    if card % 5 == 0:
-        return 2
-    return 1
-
-
-def row_bullheads(row: Iterable[Card]) -> int:
-    """Return the bullheads of a row of cards.
-
-    >>> row_bullheads([3, 10, 55])
-    11
-    """
-    return sum(bullheads(card) for card in row)
-
-
-def parity(card: Card) -> str:
-    """Return the side of the action card a card matches.
-
-    >>> parity(31), parity(90)
-    ('odd', 'even')
-    """
-    return "even" if card % 2 == 0 else "odd"
-
-
-# --- Placement --------------------------------------------------------------------------
-
-
-def may_enter(card: Card, row: int, action_card: ActionCard | None) -> bool:
-    """Whether ``card`` may go on row ``row``: the marked row takes only the shown parity.
-
-    >>> may_enter(90, 3, {"row": 3, "parity": "odd"}), may_enter(90, 1, {"row": 3, "parity": "odd"})
-    (False, True)
-    """
-    return action_card is None or action_card["row"] != row or parity(card) == action_card["parity"]
-
-
-def landing_row(card: Card, rows: Sequence[Row], action_card: ActionCard | None) -> int | None:
-    """Return the row whose rightmost card is the largest one below ``card``.
-
-    Only rows the card may enter count; ``None`` means the card is too low.
-
-    >>> landing_row(11, [[3], [19], [50], [80]], None)
-    0
-    >>> landing_row(90, [[31], [52], [92], [85]], {"row": 3, "parity": "odd"})
-    1
-    >>> landing_row(2, [[3], [19], [50], [80]], None) is None
-    True
-    """
-    best: int | None = None
-    for index, row in enumerate(rows):
-        end = row[-1]
-        allowed = end < card and may_enter(card, index, action_card)
-        if allowed and (best is None or end > rows[best][-1]):
-            best = index
-    return best
-
-
-def is_sixth_card(row: Sequence[Card]) -> bool:
-    """Whether a card placed on ``row`` would be its sixth (the action card never counts)."""
-    return len(row) >= ROW_LIMIT
-
-
-def fewest_bullheads_row(rows: Sequence[Row]) -> int:
-    """Return the row worth the fewest bullheads, ties → the lowest index.
-
-    This is the too-low default and the virtual player's choice.
-
-    >>> fewest_bullheads_row([[10], [3, 4], [55], [2, 7]])
-    1
-    """
-    return min(range(len(rows)), key=lambda index: (row_bullheads(rows[index]), index))
-
-
-# --- Virtual player ---------------------------------------------------------------------
-
-
-def virtual_card(hand: Sequence[Card], rows: Sequence[Row], action_card: ActionCard | None) -> Card:
-    """Return the card the virtual player plays on ``rows``.
-
-    Among its cards higher than at least one row end they may enter, the one with the
-    smallest gap to the row it would land on; ties → the lower card. With no such card,
-    its lowest card.
-
-    :raises RulesError: when the hand is empty.
-
-    >>> virtual_card([14, 22, 60], [[10], [20], [50], [80]], None)
-    22
-    >>> virtual_card([1, 2], [[10], [20], [50], [80]], None)
-    1
-    """
-    if not hand:
-        msg = "the virtual player has no card left"
-        raise RulesError(msg)
-    best: tuple[int, Card] | None = None
-    for card in hand:
-        index = landing_row(card, rows, action_card)
-        if index is not None:
-            key = (card - rows[index][-1], card)
-            if best is None or key < best:
-                best = key
-    return min(hand) if best is None else best[1]
-
-
-# --- Even/Odd action card ---------------------------------------------------------------
-
-
-def action_card_setup(rows: Sequence[Row]) -> ActionCard:
-    """Put the action card on the row with the lowest starting card, showing its parity.
-
-    >>> action_card_setup([[31], [7], [92], [85]])
-    {'row': 1, 'parity': 'odd'}
-    """
-    row = min(range(len(rows)), key=lambda index: rows[index][-1])
-    return {"row": row, "parity": parity(rows[row][-1])}
-
-
-def move_action_card(rows: Sequence[Row], action_card: ActionCard) -> ActionCard:
-    """Move the action card to the lowest-ended of the three other rows, showing its parity.
-
-    >>> move_action_card([[31], [90], [92], [85]], {"row": 3, "parity": "odd"})
-    {'row': 0, 'parity': 'odd'}
-    """
-    others = [index for index in range(len(rows)) if index != action_card["row"]]
-    row = min(others, key=lambda index: rows[index][-1])
-    return {"row": row, "parity": parity(rows[row][-1])}
-
-
-# --- End of a round ---------------------------------------------------------------------
-
-
-def winners(points: Mapping[str, int], humans: Sequence[str]) -> list[str]:
-    """Return the human(s) with the most points, in seat order (the virtual player never ranks).
-
-    >>> winners({"ana": 5, "ben": 9, "cai": 9, "virtual": 40}, ["ana", "ben", "cai"])
-    ['ben', 'cai']
-    """
-    top = max(points[player] for player in humans)
-    return [player for player in humans if points[player] == top]
-
-
-def match_ends(points: Mapping[str, int]) -> bool:
-    """Whether any player, the virtual player included, is at 0 points or below."""
-    return any(value <= 0 for value in points.values())
-
-
-def trim_rows(rows: Sequence[Row]) -> tuple[list[Row], list[Card]]:
-    """Keep only each row's rightmost card; return the rows and the trimmed cards.
-
-    >>> trim_rows([[3, 4], [19], [50, 51, 52], [80]])
-    ([[4], [19], [52], [80]], [3, 50, 51])
-    """
-    kept = [row[-1:] for row in rows]
-    trimmed = [card for row in rows for card in row[:-1]]
-    return kept, trimmed
-
-
-# --- Checking input ---------------------------------------------------------------------
-
-
-def _is_card_number(value: Any) -> bool:
-    return is_whole(value)
-
-
-def _check_names(players: Any, *, virtual_player: bool) -> list[str]:
-    if not isinstance(players, list):
-        msg = "players must be a list of non-empty names"
-        raise BadOptions(msg)
-    most = MAX_HUMANS_WITH_VIRTUAL if virtual_player else MAX_HUMANS_WITHOUT_VIRTUAL
-    if not MIN_HUMANS <= len(players) <= most:
-        which = "with" if virtual_player else "without"
-        msg = (
-            f"6 nimmt! {which} the virtual player takes {MIN_HUMANS} to {most} players, "
-            f"not {len(players)}"
-        )
-        raise BadOptions(msg)
-    if not all(isinstance(p, str) and p for p in players):
-        msg = "players must be a list of non-empty names"
-        raise BadOptions(msg)
-    if len(set(players)) != len(players):
-        msg = "players must not repeat a name"
-        raise BadOptions(msg)
-    if VIRTUAL in players:
-        msg = f'the name "{VIRTUAL}" is reserved for the virtual player; choose another name'
-        raise BadOptions(msg)
-    return list(players)
 
 
 class SixNimmt(Rules):
@@ -433,7 +151,7 @@ class SixNimmt(Rules):
         :raises BadOptions: for bad options, a wrong player count or a human called ``virtual``.
         """
         options = self.normalise_options(dict(options))
-        humans = _check_names(player_list(players), virtual_player=options["virtual_player"])
+        humans = check_names(player_list(players), virtual_player=options["virtual_player"])
         everyone = [*humans, VIRTUAL] if options["virtual_player"] else humans
         return {
             "options": options,
@@ -508,7 +226,7 @@ class SixNimmt(Rules):
         if rows is not None and (
             not isinstance(rows, list)
             or len(rows) != ROW_COUNT
-            or not all(_is_card_number(card) for card in rows)
+            or not all(is_card_number(card) for card in rows)
         ):
             msg = f"rows must be a list of {ROW_COUNT} card numbers"
             raise BadDeal(msg)
@@ -516,7 +234,7 @@ class SixNimmt(Rules):
         if not isinstance(hands, dict):
             msg = "the deal must give hands as {player: [10 cards]}"
             raise BadDeal(msg)
-        _check_dealt(state, rows, hands)
+        check_dealt(state, rows, hands)
         return self._split(rows, {player: sorted(hands[player]) for player in state["hands"]})
 
     def _split(self, rows: list[Card] | None, hands: dict[str, list[Card]]) -> Deal:
@@ -537,7 +255,7 @@ class SixNimmt(Rules):
         hands = dict(deal.private)
         if "virtual_hand" in deal.public:
             hands[VIRTUAL] = deal.public["virtual_hand"]
-        _check_dealt(state, rows, hands)
+        check_dealt(state, rows, hands)
         new = clone(state)
         dealt = set(rows or []).union(*hands.values())
         if dealt & set(state["discard"]):
@@ -566,7 +284,7 @@ class SixNimmt(Rules):
         shape = 'a pick is {"card": n} naming one card of the hand'
         payload = check_object(payload, required=("card",), shape=shape, error=IllegalPick)
         card = payload["card"]
-        if not _is_card_number(card) or card not in DECK:
+        if not is_card_number(card) or card not in DECK:
             msg = (
                 'the card is a card number from 1 to 104 such as {"card": 37}, '
                 f"not {describe(card)}"
@@ -627,7 +345,7 @@ class SixNimmt(Rules):
         :raises BadDecision: for anything else.
         """
         del state, request
-        return {"row": _decided_row(payload)}
+        return {"row": decided_row(payload)}
 
     # --- Resolution ---------------------------------------------------------------------
 
@@ -681,7 +399,7 @@ class SixNimmt(Rules):
                 if player == VIRTUAL:
                     index = fewest_bullheads_row(rows)
                 elif asked < len(decisions):
-                    index = _decided_row(decisions[asked])
+                    index = decided_row(decisions[asked])
                     asked += 1
                 else:
                     return DecisionRequest(
@@ -776,48 +494,6 @@ def _play(player: str, card: Card, row: int, took: list[Card], reason: str) -> d
         "reason": reason,
     }
 
-
-def _decided_row(payload: Any) -> int:
-    shape = f'a take-row decision is {{"row": i}} with i from 0 to {ROW_COUNT - 1}'
-    payload = check_object(payload, required=("row",), shape=shape, error=BadDecision)
-    row = payload["row"]
-    if is_whole(row) and not 0 <= row < ROW_COUNT:
-        msg = f"row {describe(row)} does not exist; the rows are numbered 0 to {ROW_COUNT - 1}"
-        raise BadDecision(msg)
-    return check_whole(row, "the row to take", 0, ROW_COUNT - 1, BadDecision)
-
-
-def _check_dealt(state: State, rows: list[Card] | None, hands: Mapping[str, Any]) -> None:
-    """Check that a deal names 10 cards for every hand, distinct and still to be dealt."""
-    expected = list(state["hands"])
-    for player in hands:
-        if player not in state["hands"]:
-            msg = f"the deal gives a hand to {describe(player)}, who is not in this match"
-            raise BadDeal(msg)
-    for player in expected:
-        if player not in hands:
-            msg = f"the deal gives no hand to {describe(player)}"
-            raise BadDeal(msg)
-        hand = hands[player]
-        if not isinstance(hand, list) or not all(_is_card_number(card) for card in hand):
-            msg = f"the hand of {describe(player)} must be a list of card numbers"
-            raise BadDeal(msg)
-        if len(hand) != HAND_SIZE:
-            msg = f"the hand of {describe(player)} has {len(hand)} cards; a hand has {HAND_SIZE}"
-            raise BadDeal(msg)
-    available = set(state["draw"]) | set(state["discard"])
-    seen: set[Card] = set()
-    for card in [*(rows or []), *(card for player in expected for card in hands[player])]:
-        if card not in DECK:
-            msg = f"card {describe(card)} does not exist; the cards are 1 to 104"
-            raise BadDeal(msg)
-        if card in seen:
-            msg = f"card {card} is dealt twice"
-            raise BadDeal(msg)
-        if card not in available:
-            msg = f"card {card} cannot be dealt: it is on a row or in a hand"
-            raise BadDeal(msg)
-        seen.add(card)
 
 
 RULES = SixNimmt()
