@@ -19,9 +19,10 @@ every write in the fair queue, and a request spends most of its time in SQLite, 
 releases the GIL. On PostgreSQL, each worker is a process of its own with its own pool, and
 two use both cores.
 
-The deadline ticker (``web.cli.start_ticker``) runs in exactly one worker: each worker asks
-for an exclusive ``flock`` on ``<instance>/ticker.lock`` in a background thread; the first
-one gets it and ticks, the others wait on the lock. When the ticking worker dies (a crash,
+The deadline ticker (:mod:`service.ticker`, a component of the service the composition root
+builds) runs in exactly one worker: each worker asks for an exclusive ``flock`` on
+``<instance>/ticker.lock`` in a background thread; the first one gets it and ticks, the
+others wait on the lock. When the ticking worker dies (a crash,
 ``max_requests``, a restart) the kernel releases its lock and a waiting worker takes over
 at once. Ticks are idempotent commands retried on conflict, so two tickers would do no harm
 (several hosts over one PostgreSQL each run one), but one per instance does the work once.
@@ -29,10 +30,8 @@ at once. Ticks are idempotent commands retried on conflict, so two tickers would
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sys
-import threading
 from typing import Any
 
 
@@ -83,10 +82,11 @@ def on_starting(server: Any) -> None:
     here with one line, ``dealerroom: error: ...``, and exit status 2.
     """
     from service.config import ConfigError  # noqa: PLC0415 - only the master needs it here
-    from web import create_app, service  # noqa: PLC0415
+    from web import create_app  # noqa: PLC0415
+    from web.extension import services  # noqa: PLC0415
 
     try:
-        service(create_app()).close()
+        services(create_app()).close()
     except ConfigError as exc:
         print(f"dealerroom: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -95,22 +95,6 @@ def on_starting(server: Any) -> None:
 
 def post_worker_init(worker: Any) -> None:
     """Start the deadline ticker in this worker once it holds the instance's ticker lock."""
-    from web import service  # noqa: PLC0415 - the worker has just imported the app
-    from web.cli import start_ticker  # noqa: PLC0415
+    from web.extension import services  # noqa: PLC0415 - the worker has just imported the app
 
-    room = service(worker.wsgi)
-    path = room.settings.instance / "ticker.lock"
-    pid = os.getpid()
-
-    def tick_when_first() -> None:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # private
-        with os.fdopen(descriptor, "a") as lock:  # open for the worker's life: closing unlocks
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                worker.log.info("dealerroom: worker %s waits to run the deadline ticker", pid)
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            worker.log.info("dealerroom: deadline ticker running in worker %s", pid)
-            start_ticker(room).join()  # never returns
-
-    threading.Thread(target=tick_when_first, name="dealerroom-ticker-lock", daemon=True).start()
+    services(worker.wsgi).start_ticker(one_per_instance=True, say=worker.log)

@@ -47,7 +47,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bench.ingest import throwaway_schema
 from domain.receipt import verify_receipt
-from service.application import DealerRoom
+from service.bootstrap import bootstrap
 from service.config import Settings
 from tests.load.server import Api, Server, ServerGone, store_env
 
@@ -241,7 +241,8 @@ class Players:
 
 def in_process(settings: Settings, calls: int, seconds: float) -> Phase:
     """``DealerRoom.submit`` called directly, one thread, on the same store."""
-    room = DealerRoom(settings)
+    services = bootstrap(settings)
+    room = services.room
     try:
         players = CANDIDATES[:PLAYERS_PER_MATCH]
         mid = room.create_match("vote", players, {"candidates": CANDIDATES})["match_id"]
@@ -258,7 +259,7 @@ def in_process(settings: Settings, calls: int, seconds: float) -> Phase:
         phase.statuses = {201: len(phase.latencies)}
         return phase
     finally:
-        room.close()
+        services.close()
 
 
 def machine(folder: Path, url: str | None) -> list[str]:

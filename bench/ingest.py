@@ -29,6 +29,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from service.application import DealerRoom
+from service.bootstrap import bootstrap
 from service.config import Settings
 from service.sqlite_pragmas import SYNCHRONOUS_LEVELS, tune_sqlite
 
@@ -95,7 +96,8 @@ def compare(name: str, settings: Settings, env: dict[str, str], args: argparse.N
     machine it is the steadier figure (it leaves out waiting for the disk, and for SQLite,
     which runs in this process, it is nearly all the work).
     """
-    room = DealerRoom(settings)
+    services = bootstrap(settings)
+    room = services.room
     raw = RawAppends(env=env)
     tune_sqlite(raw.factory.datastore.engine, settings.sqlite_synchronous)  # type: ignore[attr-defined]
     saves = CountingSaves(room)
@@ -110,7 +112,7 @@ def compare(name: str, settings: Settings, env: dict[str, str], args: argparse.N
             with timed(baseline):
                 raw_appends(raw, saves.batches[done:])
     finally:
-        room.close()
+        services.close()
         raw.close()
         raw.factory.datastore.engine.dispose()  # type: ignore[attr-defined]
     events = sum(saves.batches)

@@ -22,11 +22,13 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, OperationalError
+from eventsourcing.utils import register_topic
 from sqlalchemy.exc import OperationalError as SAOperationalError
 
 from domain.commitment import CommitmentError, canonical_match_id, salt_from_hex
 from domain.errors import Missing
 from domain.fairrand import SEED_SIZE
+from domain.imported import LEGACY_TOPIC, ImportedMatch, ImportedMatchError
 from domain.match import (
     Match,
     MatchConflict,
@@ -39,12 +41,11 @@ from domain.match import (
 )
 from domain.public_log import PublicLog
 from domain.signed_note import Signer
-from service.archive import ImportedMatch, ImportedMatchError, find_imported
 from service.config import Settings
 from service.faults import StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
-from service.names import check_player_name, check_player_names
 from service.keys import check_keys
+from service.names import check_player_name, check_player_names
 from service.readmodel import MatchIndex
 from service.sealing import SealedTranscoding
 from service.sqlite_pragmas import tune_sqlite
@@ -57,6 +58,9 @@ RETRY_SECONDS = 10.0  # how long a command keeps retrying lost save races before
 MAX_BACKOFF = 0.25  # the longest wait between two tries (jittered below it)
 STORE_BUSY = "the match is too busy right now; try again in a moment"
 TURN_STRIPES = 256  # locks that commands on the same match take turns on, per process
+
+# Imported matches were service.archive's until issue 15; events stored then name it there.
+register_topic(LEGACY_TOPIC, ImportedMatch)
 
 
 class NotFound(Missing):
@@ -587,7 +591,7 @@ class DealerRoom(Application[UUID]):
 
         :raises NotFound: for an unknown or malformed id.
         """
-        imported = find_imported(self, match_id)
+        imported = self.imported(match_id)
         if imported is not None:
             return imported.records()[start:]
         key = self.match_key(match_id)
@@ -613,7 +617,7 @@ class DealerRoom(Application[UUID]):
 
     def public_state(self, match_id: str) -> dict[str, Any]:
         """The public view of a match's game state now."""
-        imported = find_imported(self, match_id)
+        imported = self.imported(match_id)
         if imported is not None:
             return imported.public_view()
         return self.get_match(match_id).public_view()
@@ -637,7 +641,7 @@ class DealerRoom(Application[UUID]):
         This is public: commitments are public records, so who committed is no secret.
         An imported match (read-only) has no current step here.
         """
-        imported = find_imported(self, match_id)
+        imported = self.imported(match_id)
         if imported is not None:
             return _imported_status(imported)
         match = self.get_match(match_id)
@@ -679,14 +683,14 @@ class DealerRoom(Application[UUID]):
 
     def checkpoint(self, match_id: str, size: int | None = None) -> dict[str, Any]:
         """The signed checkpoint of a match's log (latest, or at ``size``)."""
-        imported = find_imported(self, match_id)
+        imported = self.imported(match_id)
         if imported is not None:
             return imported.checkpoint(size)
         return self.tlog.checkpoint(self._logged_key(match_id), size)
 
     def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
         """The latest (or ``new_size``) checkpoint with a proof that it extends ``old_size``."""
-        imported = find_imported(self, match_id)
+        imported = self.imported(match_id)
         if imported is not None:
             return imported.consistency(old_size, new_size)
         return self.tlog.consistency(self._logged_key(match_id), old_size, new_size)
@@ -696,7 +700,7 @@ class DealerRoom(Application[UUID]):
 
         Given an imported match, the key of its host, which signed its checkpoints.
         """
-        imported = None if match_id is None else find_imported(self, match_id)
+        imported = None if match_id is None else self.imported(match_id)
         return self.tlog.public_key if imported is None else imported.public_key
 
     def matches(self) -> list[dict[str, Any]]:
@@ -704,11 +708,32 @@ class DealerRoom(Application[UUID]):
         return self.index.matches()
 
     # ------------------------------------------------------------------ imported matches
-    # (bundles in and out are web.archive: the bundle format and the verifier are replay's)
+    # (bundles in and out are service.archive's use cases, with replay's format injected)
 
-    def imported(self, match_id: str) -> ImportedMatch | None:
-        """The imported match with this id (``None`` for a match of this service or none)."""
-        return find_imported(self, match_id)
+    def imported(self, match_id: str | UUID) -> ImportedMatch | None:
+        """The imported match with this id (``None`` for a match of this service or none).
+
+        Reads only the first stored event unless the match is an imported one.
+
+        :raises NotFound: for a malformed id.
+        """
+        key = self.match_key(match_id)
+        first = list(self.events.get(key, lte=1))
+        if not first or not isinstance(first[0], ImportedMatch.Event):
+            return None
+        imported: object = self.repository.get(key)
+        return imported if isinstance(imported, ImportedMatch) else None
+
+    def stored(self, match_id: str | UUID) -> Match | ImportedMatch | None:
+        """Whatever is stored under a match id: a match, an imported match, or ``None``.
+
+        :raises NotFound: for a malformed id.
+        """
+        try:
+            found: object = self.repository.get(self.match_key(match_id))
+        except AggregateNotFoundError:
+            return None
+        return found if isinstance(found, Match | ImportedMatch) else None
 
 
 def _as_name(name: Any) -> Any:

@@ -1,419 +1,286 @@
-"""Bundles in and out of the service: export a match's bundle, import another host's.
+"""Bundles in and out of the service: the import and export use cases (:class:`Archive`).
 
-**Export** (:func:`export_bundle`): a match of this service becomes a self-contained
-``dealerroom/bundle/v1`` bundle (``docs/protocol-bundles.md``): all its public records,
-every signed checkpoint the service stored (one per tree size), the service's verifier
-key, the rules and no receipts. An imported match exports exactly the bundle imported.
+**Export** (:meth:`Archive.export_bundle`): a match of this service becomes a
+self-contained ``dealerroom/bundle/v1`` bundle (``docs/protocol-bundles.md``): all its
+public records, every signed checkpoint the service stored (one per tree size), the
+service's verifier key, the rules and no receipts. An imported match exports exactly the
+bundle imported.
 
-**Import**: a bundle is first checked by the offline verifier and refused, with nothing
-written, if any check fails; a bundle whose checks are only *pending* (a match still under
-way) is accepted. The layers of ``ARCHITECTURE.md`` put the bundle format and the verifier
-in :mod:`replay` and let only the web layer (the composition root: pages, API, CLI) combine
-them with the service, so the use cases are :func:`web.archive.import_bundle` and
-:func:`web.archive.export_bundle`; this module is their storage half: :func:`keep_bundle`
-keeps a bundle that has been verified, :func:`stored_log` reads a match's records and
-every stored checkpoint. A verified bundle is kept as an :class:`ImportedMatch` aggregate, one event holding the bundle's canonical
-text, so it is stored like every other event (SQLite or PostgreSQL) and projected into the
-match list (:mod:`service.readmodel`) marked as imported. The checkpoints stay the foreign
-host's, signed with its key; this service never signs an imported log.
+**Import** (:meth:`Archive.import_bundle`): a bundle is first checked by the offline
+verifier and refused, with nothing written, if any check fails; a bundle whose checks are
+only *pending* (a match still under way) is accepted. A verified bundle is kept as an
+:class:`~domain.imported.ImportedMatch` (read-only, never re-signed). Importing the
+identical bundle again changes nothing; a bundle that extends the imported one replaces
+it (:func:`~domain.imported.extension_problem`); any other bundle for the same match id
+is refused, as is one whose id is a match of this service.
 
-Importing the identical bundle again changes nothing. A bundle that *extends* the imported
-one (same origin, rules and key; the imported records as a prefix; every imported
-checkpoint and receipt kept) replaces it with a second event, so a match imported while
-under way can be brought up to date. Any other bundle for the same match id is refused, as
-is one whose id is a match of this service.
-
-Leaves and canonical text come from :mod:`domain` (the same code the offline verifier
-uses), so the service and a reviewer's verifier agree on every byte.
+The bundle format and the verifier are :mod:`replay`'s, which the service does not import
+(``ARCHITECTURE.md``): the composition root (:func:`service.bootstrap.bootstrap`) passes
+them in as a :class:`BundleFormat`.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, OperationalError
-from sqlalchemy import select
 
 from domain.canonical import canonical_json
-from domain.errors import Conflict, UserError
-from domain.match import Match, MatchError, actor
-from domain.merkle import MerkleLog, record_leaf_hash
-from domain.public_log import PublicLog
-from domain.receipt import CONSISTENCY_FORMAT
-from service.transparency import b64
+from domain.imported import (
+    ArchiveError,
+    ImportConflict,
+    ImportedMatch,
+    ImportedMatchError,
+    extension_problem,
+)
+from domain.match import Match, actor
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-    from datetime import datetime
+    from collections.abc import Callable, Mapping, Sequence
 
+    from domain.signed_note import Verifier
     from service.application import DealerRoom
 
 IMPORTER = "host"
 """The actor recorded on import events: the operator of this service."""
 
-IMPORT_TOPIC = "service.archive:ImportedMatch."
-"""The notification topics of :class:`ImportedMatch` events start with this."""
 
-class ArchiveError(UserError):
-    """A bundle that cannot be imported here, with the reason."""
+class CheckLike(Protocol):
+    """One check of a verdict (``replay.verify.Check``)."""
+
+    @property
+    def name(self) -> str:
+        """The check's name."""
+
+    @property
+    def status(self) -> str:
+        """``pass``, ``fail`` or ``pending``."""
+
+    @property
+    def detail(self) -> str:
+        """What it found."""
+
+    @property
+    def first_bad_seq(self) -> int | None:
+        """The first record that is (or may be) wrong."""
 
 
-class ImportConflict(ArchiveError, Conflict):
-    """The match id is taken: by a match of this service, or by another imported log."""
+class VerdictLike(Protocol):
+    """The offline verifier's verdict on a bundle (``replay.verify.Verdict``)."""
 
+    @property
+    def ok(self) -> bool:
+        """Whether no check failed."""
 
-class ImportedMatchError(MatchError):
-    """A command was given for an imported match, which is a read-only record."""
+    @property
+    def checks(self) -> Sequence[CheckLike]:
+        """Every check, in order."""
 
-
-class ImportedMatch(Aggregate):
-    """Another host's match, imported as a verified bundle: read-only, never re-signed.
-
-    The aggregate id is the match id, so an imported match and a match of this service can
-    never share one.
-    """
-
-    class Event(Aggregate.Event):
-        """Base of import events: records who acted."""
-
-        actor: str = field(default_factory=actor.get, init=False)
-
-    class BundleKept(Event):
-        """Base of the events that keep a verified bundle.
-
-        ``bundle`` is its RFC 8785 canonical text; ``summary`` what the match list shows
-        (derived from the bundle by :func:`summarize`); ``verdict`` the verifier's verdict
-        at import; ``trusted_key`` the key the importer pinned, if any.
-        """
-
-        bundle: str
-        summary: dict[str, Any]
-        verdict: dict[str, Any]
-        trusted_key: str | None
-
-        def apply(self, aggregate: ImportedMatch) -> None:
-            """Keep the bundle (replacing the one kept before)."""
-            aggregate.text = self.bundle
-            aggregate.summary = dict(self.summary)
-            aggregate.verdict = dict(self.verdict)
-            # An extension keeps the imported key (extension_problem), so a pin still holds.
-            aggregate.trusted_key = self.trusted_key or aggregate.trusted_key
-
-    class Imported(BundleKept, Aggregate.Created):
-        """A verified bundle was imported."""
-
-    class Extended(BundleKept):
-        """A verified bundle extending the imported one replaced it."""
-
-    text: str
-    summary: dict[str, Any]
-    verdict: dict[str, Any]
-
-    def __init__(self, **kwargs: Any) -> None:  # called by Imported on replay
-        del kwargs
-        self.trusted_key: str | None = None  # the key the importer pinned, if any
-
-    @classmethod
-    def create(
-        cls,
-        match_id: UUID,
-        text: str,
-        verdict: dict[str, Any],
-        trusted_key: str | None,
-        at: datetime,
-    ) -> ImportedMatch:
-        """Import a verified bundle given as its canonical text."""
-        bundle = json.loads(text)
-        imported: ImportedMatch = cls._create(
-            cls.Imported,
-            id=match_id,
-            timestamp=at,
-            bundle=text,
-            summary=summarize(bundle),
-            verdict=dict(verdict),
-            trusted_key=trusted_key,
-        )
-        return imported
-
-    def extend(
-        self, text: str, verdict: dict[str, Any], trusted_key: str | None, at: datetime
-    ) -> None:
-        """Replace the bundle by a verified one that extends it (see :func:`extension_problem`)."""
-        self.trigger_event(
-            self.Extended,
-            timestamp=at,
-            bundle=text,
-            summary=summarize(json.loads(text)),
-            verdict=dict(verdict),
-            trusted_key=trusted_key,
-        )
-
-    # -- reading ----------------------------------------------------------------------
-
-    def bundle(self) -> dict[str, Any]:
-        """A fresh copy of the imported bundle."""
-        return json.loads(self.text)  # type: ignore[no-any-return]
-
-    def records(self) -> list[dict[str, Any]]:
-        """The imported public records."""
-        return self.bundle()["records"]  # type: ignore[no-any-return]
-
-    def public_view(self) -> dict[str, Any]:
-        """The public view the imported log last recorded (``StepResolved`` or ``StepOpened``).
-
-        The state at any event, replayed through the rules, is :mod:`replay`'s business
-        (the timeline page reads it from there).
-        """
-        for record in reversed(self.records()):
-            view = record["data"].get("view")
-            if record["type"] in ("StepResolved", "StepOpened") and isinstance(view, dict):
-                return dict(view)
-        return {}
+    @property
+    def pinned(self) -> bool:
+        """Whether the caller pinned the key."""
 
     @property
     def public_key(self) -> str:
-        """The foreign host's verifier key, which signed every imported checkpoint."""
-        return str(self.summary["public_key"])
+        """The log's verifier key."""
 
-    def checkpoint(self, size: int | None = None) -> dict[str, Any]:
-        """The foreign host's signed checkpoint at ``size`` (default: the latest).
+    def failed(self) -> Sequence[CheckLike]:
+        """The checks that failed."""
 
-        :raises ArchiveError: if the bundle holds no checkpoint of that size.
-        """
-        checkpoints = self.bundle()["checkpoints"]
-        if size is None:
-            return dict(checkpoints[-1])
-        for checkpoint in checkpoints:
-            if checkpoint["size"] == size:
-                return dict(checkpoint)
-        msg = f"the imported bundle of match {self.id} has no checkpoint at size {size}"
-        raise ArchiveError(msg)
-
-    def consistency(self, old_size: int, new_size: int | None = None) -> dict[str, Any]:
-        """A foreign checkpoint and the proof that it extends the log at ``old_size``.
-
-        :raises ArchiveError: unless ``0 < old_size <= new_size`` and the bundle holds a
-            checkpoint at ``new_size`` (default: its latest).
-        """
-        later = self.checkpoint(new_size)
-        if not 0 < old_size <= later["size"]:
-            msg = (
-                f"a consistency proof needs 0 < old size <= new size (got {old_size}, "
-                f"{later['size']})"
-            )
-            raise ArchiveError(msg)
-        log = MerkleLog()
-        for record in self.records()[: later["size"]]:
-            log.append(record_leaf_hash(record))
-        proof = log.consistency_proof(old_size, later["size"])
-        return {
-            "format": CONSISTENCY_FORMAT,
-            "match_id": str(self.id),
-            "old_size": old_size,
-            "checkpoint": later["note"],
-            "consistency_proof": [b64(h) for h in proof],
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The ``dealerroom/verdict/v1`` JSON."""
 
 
-# ---------------------------------------------------------------------------
-# Summaries and extension
-# ---------------------------------------------------------------------------
+class Verify(Protocol):
+    """``replay.verify.verify_bundle``: the offline verifier."""
 
-
-def summarize(bundle: Mapping[str, Any]) -> dict[str, Any]:
-    """What the match list shows of a (verified) bundle.
-
-    The status and step follow the log as the service's own match index does; times are
-    the records' own (the foreign host's clock).
-
-    >>> summarize({"origin": "h.example/match/00000000-0000-4000-8000-000000000001",
-    ...   "rules": {"game": "vote", "version": "1"}, "public_key": "k",
-    ...   "records": [{"seq": 0, "type": "MatchCreated", "at": "T0", "data": {"players": ["a"]}},
-    ...               {"seq": 1, "type": "StepOpened", "at": "T1", "data": {"step": 1}}]})
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'match_id': '00000000-0000-4000-8000-000000000001', 'host': 'h.example',
-     'origin': 'h.example/match/00000000-0000-4000-8000-000000000001', 'public_key': 'k',
-     'game': 'vote', 'rules_version': '1', 'players': ['a'], 'status': 'open', 'step': 1,
-     'events': 2, 'created_at': 'T0', 'last_activity': 'T1'}
-    """
-    records = bundle["records"]
-    host, _, match_id = bundle["origin"].rpartition("/match/")  # checked by the verifier
-    log = PublicLog.of(records)
-    step = log.current.number if log.current is not None else 0
-    return {
-        "match_id": match_id,
-        "host": host,
-        "origin": bundle["origin"],
-        "public_key": bundle["public_key"],
-        "game": bundle["rules"]["game"],
-        "rules_version": bundle["rules"]["version"],
-        "players": list(records[0]["data"]["players"]),
-        "status": str(log.status),
-        "step": step,
-        "events": len(records),
-        "created_at": records[0]["at"],
-        "last_activity": records[-1]["at"],
-    }
-
-
-def extension_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
-    """Why ``new`` does not extend the imported bundle ``old`` (``None`` when it does).
-
-    ``new`` extends ``old`` when it names the same origin, rules and key, holds ``old``'s
-    records as a prefix, keeps every checkpoint and receipt of ``old`` (so replacing loses
-    no signed evidence) and adds something.
-    """
-    for name in ("origin", "rules", "public_key"):
-        if new[name] != old[name]:
-            return f"it names another {name.replace('_', ' ')} than the imported bundle"
-    ours, theirs = old["records"], new["records"]
-    for seq, (a, b) in enumerate(zip(ours, theirs, strict=False)):
-        if a != b:
-            return f"record {seq} differs from the imported one"
-    if len(theirs) < len(ours):
-        return (
-            f"the imported bundle holds {len(ours)} records; this one holds only "
-            f"{len(theirs)} of them"
-        )
-    kept = {(c["size"], c["note"]) for c in new["checkpoints"]}
-    for checkpoint in old["checkpoints"]:
-        if (checkpoint["size"], checkpoint["note"]) not in kept:
-            return f"it leaves out the imported checkpoint of size {checkpoint['size']}"
-    receipts = {canonical_json(r) for r in new["receipts"]}
-    for i, receipt in enumerate(old["receipts"]):
-        if canonical_json(receipt) not in receipts:
-            return f"it leaves out imported receipt {i}"
-    return None
-
-
-# ---------------------------------------------------------------------------
-# Use cases
-# ---------------------------------------------------------------------------
+    def __call__(
+        self,
+        bundle: Any,
+        *,
+        trusted_key: Verifier | str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> VerdictLike:
+        """The verdict on ``bundle``."""
 
 
 @dataclass(frozen=True)
-class KeptBundle:
-    """What :func:`keep_bundle` did: ``action`` is imported, extended or unchanged."""
+class BundleFormat:
+    """The bundle format and the offline verifier (:mod:`replay`), as the root passes them.
+
+    ``check`` raises a :class:`~domain.errors.UserError` for something not shaped like a
+    bundle; ``verify`` is the offline verifier; ``build`` makes a bundle of records, signed
+    checkpoints and a key; ``key_text`` gives a verifier key's canonical text (and raises a
+    ``UserError`` for a malformed one).
+    """
+
+    check: Callable[[Any], object]
+    verify: Verify
+    build: Callable[[list[dict[str, Any]], list[dict[str, Any]], str], dict[str, Any]]
+    key_text: Callable[[Verifier | str], str]
+
+
+class BundleRefused(ArchiveError):
+    """The verifier failed a check of the bundle; ``verdict`` says which and where."""
+
+    def __init__(self, verdict: VerdictLike) -> None:
+        self.verdict = verdict
+        failed = verdict.failed()
+        first = failed[0]
+        where = "" if first.first_bad_seq is None else f" at seq {first.first_bad_seq}"
+        others = ", ".join(
+            c.name + ("" if c.first_bad_seq is None else f" (seq {c.first_bad_seq})")
+            for c in failed[1:]
+        )
+        also = f"; also failed: {others}" if others else ""
+        super().__init__(
+            f"the {first.name} check failed{where}: {first.detail}{also}; nothing was imported"
+        )
+        self.check = first.name
+        self.first_bad_seq = first.first_bad_seq
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What :meth:`Archive.import_bundle` did: ``action`` is imported, extended or unchanged."""
 
     match_id: str
     action: str
     records: int
     previous_records: int
+    verdict: VerdictLike
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON (the verdict in its ``dealerroom/verdict/v1`` form)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {**values, "verdict": self.verdict.to_json()}
 
 
-def find_imported(room: DealerRoom, match_id: str | UUID) -> ImportedMatch | None:
-    """The imported match with this id, or ``None`` (unknown, or a match of this service).
+class Archive:
+    """Bundles in and out of one service: export a match's bundle, import another host's."""
 
-    Reads only the first stored event unless the match is an imported one.
-    """
-    key = room.match_key(match_id)
-    first = list(room.events.get(key, lte=1))
-    if not first or not isinstance(first[0], ImportedMatch.Event):
-        return None
-    imported = room.repository.get(key)
-    return imported if isinstance(imported, ImportedMatch) else None
+    def __init__(self, room: DealerRoom, bundles: BundleFormat | None) -> None:
+        self.room = room
+        self._bundles = bundles
 
+    @property
+    def bundles(self) -> BundleFormat:
+        """The bundle format and verifier the root passed in.
 
-def keep_bundle(
-    room: DealerRoom,
-    bundle: Mapping[str, Any],
-    verdict: Mapping[str, Any],
-    *,
-    trusted_key: str | None = None,
-) -> KeptBundle:
-    """Keep a bundle that the offline verifier passed as an imported match.
+        :raises RuntimeError: when the service was built without them.
+        """
+        if self._bundles is None:
+            msg = "this service was built without the bundle format: bootstrap(bundles=...)"
+            raise RuntimeError(msg)
+        return self._bundles
 
-    ``verdict`` is the verifier's ``dealerroom/verdict/v1`` verdict, kept with the bundle;
-    ``trusted_key`` the key the importer pinned, if any. Only
-    :func:`web.archive.import_bundle`, which verifies first, should call this.
+    def export_bundle(self, match_id: str) -> dict[str, Any]:
+        """The bundle of a match of this service, or of an imported match as imported.
 
-    :raises ImportConflict: if the match id is a match of this service, or an imported
-        match that this bundle does not extend (nothing is written).
-    """
-    text = canonical_json(bundle).decode()
-    key = UUID(bundle["match_id"])
-    pinned = trusted_key
-    size = len(bundle["records"])
-    token = actor.set(IMPORTER)
-    try:
-        for _ in range(3):  # a concurrent import of the same match: decide again
-            try:
-                existing = room.repository.get(key)
-            except AggregateNotFoundError:
-                existing = None
-            if isinstance(existing, Match):
-                msg = (
-                    f"match {key} is a match of this service; a bundle cannot replace it "
-                    "(nothing was imported)"
-                )
-                raise ImportConflict(msg)
-            if existing is None:
-                imported = ImportedMatch.create(key, text, verdict, pinned, room.now())
-                action, before = "imported", 0
-            else:
-                assert isinstance(existing, ImportedMatch)  # noqa: S101 - the only other kind
-                imported = existing
-                before = imported.summary["events"]
-                if imported.text == text:
-                    return KeptBundle(str(key), "unchanged", size, before)
-                problem = extension_problem(imported.bundle(), bundle)
-                if problem is not None:
+        :raises NotFound: for an unknown or malformed id.
+        """
+        imported = self.room.imported(match_id)
+        if imported is not None:
+            return imported.bundle()
+        records, checkpoints = self.stored_log(match_id)
+        return self.bundles.build(records, checkpoints, self.room.public_key())
+
+    def import_bundle(
+        self,
+        bundle: Any,
+        *,
+        trusted_key: Verifier | str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ImportResult:
+        """Verify a bundle and keep it as an imported match.
+
+        ``trusted_key`` pins the foreign host's key (every checkpoint and receipt must be
+        signed with it); ``progress(done, total)`` receives the verifier's progress.
+
+        :raises BundleError: if ``bundle`` does not have the bundle's shape.
+        :raises BundleRefused: if a check of the verifier fails (nothing is written).
+        :raises ImportConflict: if the match id is a match of this service, or an imported
+            match that this bundle does not extend (nothing is written).
+        """
+        self.bundles.check(bundle)
+        verdict = self.bundles.verify(bundle, trusted_key=trusted_key, progress=progress)
+        if not verdict.ok:
+            raise BundleRefused(verdict)
+        pinned = None if trusted_key is None else self.bundles.key_text(trusted_key)
+        kept = self._keep(bundle, verdict.to_json(), pinned)
+        return ImportResult(*kept, verdict=verdict)
+
+    def _keep(
+        self, bundle: Mapping[str, Any], verdict: Mapping[str, Any], pinned: str | None
+    ) -> tuple[str, str, int, int]:
+        """Keep a verified bundle: ``(match id, action, records, previous records)``.
+
+        :raises ImportConflict: if the match id is a match of this service, or an imported
+            match that this bundle does not extend (nothing is written).
+        """
+        room = self.room
+        text = canonical_json(bundle).decode()
+        key = UUID(bundle["match_id"])
+        size = len(bundle["records"])
+        token = actor.set(IMPORTER)
+        try:
+            for _ in range(3):  # a concurrent import of the same match: decide again
+                existing = room.stored(key)
+                if isinstance(existing, Match):
                     msg = (
-                        f"match {key} is already imported from another bundle, which this "
-                        f"one does not extend: {problem} (nothing was imported)"
+                        f"match {key} is a match of this service; a bundle cannot replace it "
+                        "(nothing was imported)"
                     )
                     raise ImportConflict(msg)
-                imported.extend(text, verdict, pinned, room.now())
-                action = "extended"
-            try:
-                room.save(imported)
-            except (IntegrityError, OperationalError):
-                continue
-            return KeptBundle(str(key), action, size, before)
-        msg = f"match {key} is being imported by someone else right now; try again"
-        raise ArchiveError(msg)
-    finally:
-        actor.reset(token)
+                if existing is None:
+                    imported = ImportedMatch.create(key, text, dict(verdict), pinned, room.now())
+                    action, before = "imported", 0
+                else:
+                    imported = existing
+                    before = imported.summary["events"]
+                    if imported.text == text:
+                        return str(key), "unchanged", size, before
+                    problem = extension_problem(imported.bundle(), bundle)
+                    if problem is not None:
+                        msg = (
+                            f"match {key} is already imported from another bundle, which this "
+                            f"one does not extend: {problem} (nothing was imported)"
+                        )
+                        raise ImportConflict(msg)
+                    imported.extend(text, dict(verdict), pinned, room.now())
+                    action = "extended"
+                try:
+                    room.save(imported)
+                except (IntegrityError, OperationalError):
+                    continue
+                return str(key), action, size, before
+            msg = f"match {key} is being imported by someone else right now; try again"
+            raise ArchiveError(msg)
+        finally:
+            actor.reset(token)
 
+    def stored_log(self, match_id: str | UUID) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """A match's public records and every checkpoint the service signed, oldest first.
 
-def stored_log(
-    room: DealerRoom, match_id: str | UUID
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """A match's public records and every checkpoint the service signed, oldest first.
+        The records are exactly those the last checkpoint covers, even if a command lands
+        between the two reads (records are append-only).
 
-    The records are exactly those the last checkpoint covers, even if a command lands
-    between the two reads (records are append-only).
-
-    :raises NotFound: for an unknown or malformed id.
-    """
-    key = str(room.match_key(match_id))
-    room.checkpoint(key)  # catches the projection up; NotFound for an unknown match
-    tlog = room.tlog
-    with tlog.engine.connect() as conn:
-        rows = conn.execute(
-            select(tlog.checkpoints.c.size, tlog.checkpoints.c.note)
-            .where(tlog.checkpoints.c.match_id == key)
-            .order_by(tlog.checkpoints.c.size)
-        ).all()
-    checkpoints = [{"size": int(size), "note": note} for size, note in rows]
-    return room.records(key)[: checkpoints[-1]["size"]], checkpoints
+        :raises NotFound: for an unknown or malformed id.
+        """
+        key = str(self.room.match_key(match_id))
+        self.room.checkpoint(key)  # catches the projection up; NotFound for an unknown match
+        checkpoints = self.room.tlog.every_checkpoint(key)
+        return self.room.records(key)[: checkpoints[-1]["size"]], checkpoints
 
 
 __all__ = [
-    "IMPORT_TOPIC",
+    "Archive",
     "ArchiveError",
+    "BundleFormat",
+    "BundleRefused",
     "ImportConflict",
-    "KeptBundle",
-    "ImportedMatch",
+    "ImportResult",
     "ImportedMatchError",
-    "extension_problem",
-    "find_imported",
-    "keep_bundle",
-    "stored_log",
-    "summarize",
 ]

@@ -36,9 +36,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from domain.imported import IMPORT_TOPICS, ImportedMatch
 from domain.match import Match, parse_time, public_record
 from domain.public_log import MatchStatus, due_after, status_after
-from service.archive import IMPORT_TOPIC, ImportedMatch
 from service.faults import STORE_FAULTS
 from service.sqlite_pragmas import BUSY_TIMEOUT_MS
 from service.transparency import TransparencyLog
@@ -217,7 +217,7 @@ class MatchIndex:
                     event = self._to_event(notification)
                     self._apply(conn, event)
                     events.append(event)
-                elif notification.topic.startswith(IMPORT_TOPIC):
+                elif notification.topic.startswith(IMPORT_TOPICS):
                     self._apply_import(conn, self._to_event(notification))
             self.log.apply_events(conn, events)
         return True

@@ -170,6 +170,16 @@ class TransparencyLog:
             raise ProofRequestError(msg)
         return {"size": size, "note": note}
 
+    def every_checkpoint(self, match_id: str) -> list[dict[str, Any]]:
+        """Every signed checkpoint of the match, ``{"size", "note"}``, smallest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(self.checkpoints.c.size, self.checkpoints.c.note)
+                .where(self.checkpoints.c.match_id == match_id)
+                .order_by(self.checkpoints.c.size)
+            ).all()
+        return [{"size": int(size), "note": note} for size, note in rows]
+
     def _proof(self, match_id: str, size: int, make: Callable[[MerkleLog], list[bytes]]) -> list[str]:
         with self._lock, self.engine.connect() as conn:
             return [b64(h) for h in make(self._tree(conn, match_id, size))]

@@ -18,8 +18,11 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from service.application import DealerRoom
+from service.archive import Archive
+from service.bootstrap import Services, bootstrap
 from service.config import Settings
 from web.errors import UNEXPECTED
+from web.extension import replay_bundles
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "fixtures" / "scenarios"
@@ -100,21 +103,33 @@ def settings(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Se
 
 
 @pytest.fixture
-def service(settings: Settings) -> Iterator[DealerRoom]:
-    app = DealerRoom(settings)
+def services(settings: Settings) -> Iterator[Services]:
+    """The service as the composition root builds it (with replay's bundle format)."""
+    built = bootstrap(settings, bundles=replay_bundles())
     try:
-        yield app
+        yield built
     finally:
-        app.close()
+        built.close()
+
+
+@pytest.fixture
+def service(services: Services) -> DealerRoom:
+    return services.room
 
 
 @pytest.fixture
 def sqlite_service(tmp_path: Path) -> Iterator[DealerRoom]:
-    app = DealerRoom(Settings.load({"DEALERROOM_INSTANCE": str(tmp_path / "instance")}))
+    settings = Settings.load({"DEALERROOM_INSTANCE": str(tmp_path / "instance")})
+    built = bootstrap(settings, bundles=replay_bundles())
     try:
-        yield app
+        yield built.room
     finally:
-        app.close()
+        built.close()
+
+
+def archive_of(room: DealerRoom) -> Archive:
+    """Bundles in and out of ``room``, with replay's bundle format (as the root wires them)."""
+    return Archive(room, replay_bundles())
 
 
 def expected_lines(path: Path) -> list[dict[str, Any]]:

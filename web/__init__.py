@@ -1,7 +1,8 @@
 """The Flask front end: app factory, blueprints, JSON API.
 
 The web layer stays thin: views call the service's use cases and the replay functions,
-and render what they return.
+and render what they return. The service is assembled by the composition root
+(:func:`service.bootstrap.bootstrap`); blueprints reach it through :mod:`web.extension`.
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ from typing import Any
 
 from flask import Flask
 
-from service.application import DealerRoom
+from service.bootstrap import bootstrap
 from service.config import Settings
-
-EXTENSION = "dealerroom"
+from web import api, checker, extension, pages, security
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -32,11 +32,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     env = {k: str(v) for k, v in app.config.items() if k.startswith("DEALERROOM_")}
     settings = Settings.load(env)
     app.config["SECRET_KEY"] = settings.session_key
-    room = DealerRoom(settings)
-    app.extensions[EXTENSION] = room
-    room.tick()  # deadlines that passed while no service ran are applied before serving
-
-    from web import api, checker, pages, security  # noqa: PLC0415 - blueprints import the app's helpers
+    # Deadlines that passed while no service ran are applied before serving.
+    services = bootstrap(settings, bundles=extension.replay_bundles(), catch_up=True)
+    extension.init_app(app, services)
 
     security.init_app(app)
     app.register_blueprint(pages.bp)
@@ -46,9 +44,4 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def service(app: Flask | None = None) -> DealerRoom:
-    """The dealerroom application of the current (or given) Flask app."""
-    from flask import current_app  # noqa: PLC0415
-
-    target = app or current_app
-    return target.extensions[EXTENSION]  # type: ignore[no-any-return]
+__all__ = ["create_app"]

@@ -16,7 +16,8 @@ from werkzeug.exceptions import BadRequest, Forbidden
 
 from domain.rules import game_names, get_rules
 from domain.rules.base import RulesError
-from web import errors, security, service
+from web import errors, security
+from web.extension import archive, service
 from web.openapi import openapi_document
 from web.timeline import replay_of
 
@@ -150,9 +151,8 @@ def checkpoint(match_id: str) -> Any:
 def bundle(match_id: str) -> Any:
     """The match's bundle: public records, every checkpoint and the key (a download)."""
     from replay.bundle import dump_bundle  # noqa: PLC0415 - only this route needs it
-    from web.archive import export_bundle  # noqa: PLC0415
 
-    body = dump_bundle(export_bundle(service(), match_id))
+    body = dump_bundle(archive().export_bundle(match_id))
     response = Flask.response_class(body, mimetype="application/json")
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="{match_id}.bundle.json"'

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import errno
 import json
-import logging
 import os
 import socket
 import sys
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,7 +27,8 @@ from domain.record_text import describe
 from service.application import DealerRoom, NotFound
 from service.config import ConfigError
 from service.simulate import ScenarioError, check_scenario, run_scenario
-from web import create_app, service
+from web import create_app
+from web.extension import archive, service, services
 
 
 class CliError(click.ClickException):
@@ -127,7 +125,7 @@ def serve_command(host: str, port: int) -> None:
     if loaded:
         click.echo(f"loaded {len(loaded)} demo matches", err=True)
     live = live_demo(_app())
-    start_ticker(_app())
+    services().start_ticker()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # noqa: S104 - display only
     base = f"http://{shown}:{port}"
     click.echo(f"dealerroom serving on {base}/", err=True)
@@ -191,22 +189,6 @@ def check_port_free(host: str, port: int) -> None:
             else:
                 msg = f"cannot serve on {host} port {port}: {exc.strerror or exc}"
             raise CliError(msg) from None
-
-
-def start_ticker(room: DealerRoom, every: float = 1.0) -> threading.Thread:
-    """Apply passed deadlines in the background, so nobody has to click."""
-
-    def loop() -> None:
-        while True:
-            try:
-                room.tick()
-            except Exception:  # noqa: BLE001 - a failed tick is retried on the next one
-                logging.getLogger("dealerroom.ticker").exception("deadline tick failed")
-            time.sleep(every)
-
-    thread = threading.Thread(target=loop, name="dealerroom-ticker", daemon=True)
-    thread.start()
-    return thread
 
 
 def _read_json(path: str, what: str, limit: int | None = None) -> Any:
@@ -345,10 +327,9 @@ def _write_atomically(path: Path, data: bytes) -> None:
 def export_command(match_id: str, output: str) -> None:
     """Write a match's bundle: every record, every signed checkpoint, the key, the rules."""
     from replay.bundle import dump_bundle  # noqa: PLC0415
-    from web.archive import export_bundle  # noqa: PLC0415
 
     try:
-        bundle = export_bundle(_app(), match_id)
+        bundle = archive().export_bundle(match_id)
     except (NotFound, ValueError) as exc:
         raise CliError(str(exc)) from None
     data = dump_bundle(bundle)
@@ -383,7 +364,6 @@ def import_command(
     from replay.bundle import BundleError, verifier_key  # noqa: PLC0415
     from replay.verify import progress_reporter  # noqa: PLC0415
     from service.archive import ArchiveError  # noqa: PLC0415
-    from web.archive import import_bundle  # noqa: PLC0415
 
     if trusted_key is not None and unpinned:
         msg = "give either --trusted-key KEY or --unpinned, not both"
@@ -402,7 +382,7 @@ def import_command(
     bundle = _read_bundle(bundle_file)
     progress = progress_reporter(len(bundle["records"]))
     try:
-        result = import_bundle(_app(), bundle, trusted_key=trusted_key, progress=progress)
+        result = archive().import_bundle(bundle, trusted_key=trusted_key, progress=progress)
     except (ArchiveError, BundleError) as exc:
         msg = f"refused {bundle_file}: {exc}"
         raise CliError(msg) from None

@@ -11,7 +11,8 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 
 from domain.rules import game_names
-from web import games, security, service
+from web import games, security
+from web.extension import service
 from web.pictures import account, chart, picture
 from web.timeline import replay_of, rows
 

@@ -50,7 +50,7 @@ from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import BadRequest, Forbidden, Unauthorized
 
 from domain.commitment import CommitmentError, canonical_match_id
-from web import service
+from web.extension import service
 
 if TYPE_CHECKING:
     from flask import Flask, Response

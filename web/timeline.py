@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.record_text import describe
 from replay.state import MatchReplay
-from web import service
+from web.extension import service
 
 _CACHE_SIZE = 32
 _cache: OrderedDict[str, MatchReplay] = OrderedDict()

@@ -2,8 +2,10 @@
 
 Settings come from the ``DEALERROOM_*`` environment variables (:mod:`service.config`), and
 ``DEALERROOM_PROXY_HOPS`` (default 0) for the reverse proxies in front (:mod:`web.proxies`);
-``docs/deploy.md`` says how to run it. Unlike ``dealerroom serve`` it loads no demo matches
-and starts no deadline ticker: ``gunicorn.conf.py`` starts exactly one ticker per instance.
+``docs/deploy.md`` says how to run it. The app is the factory's (:func:`web.create_app`,
+which assembles the service with :func:`service.bootstrap.bootstrap`). Unlike ``dealerroom
+serve`` it loads no demo matches and starts no deadline ticker: ``gunicorn.conf.py`` starts
+the service's ticker in exactly one worker per instance.
 A bad setting, or keys that are not the store's (:mod:`service.keys`), stops the worker
 with one line (gunicorn then stops: "App failed to load").
 """

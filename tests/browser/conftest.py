@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 import pytest
 from werkzeug.serving import make_server
 
-from web import create_app, service
+from web import create_app
+from web.extension import service
 
 if TYPE_CHECKING:
     from flask import Flask

@@ -17,8 +17,8 @@ from domain.signed_note import Signer
 from replay.receipt import extend_receipt
 from replay.verify import verify_bundle
 from service.simulate import load_scenario, run_scenario
-from web import service
-from web.archive import export_bundle
+from tests.conftest import archive_of
+from web.extension import service
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -228,7 +228,7 @@ def test_the_match_page_verifies_its_log_and_shows_a_tampered_one_red(
     page.goto(f"/matches/{vote_match}")
     rows = page.locator("tr.event")
     count = rows.count()
-    assert count == len(export_bundle(service(live_app), vote_match)["records"])
+    assert count == len(archive_of(service(live_app)).export_bundle(vote_match)["records"])
 
     # Check the log as served: every event green.
     page.click("#verify-log")
@@ -239,7 +239,7 @@ def test_the_match_page_verifies_its_log_and_shows_a_tampered_one_red(
     expect(page.locator("tr.event td.check").first).to_have_text("\u2713")
 
     # Check a log whose first reveal was changed on the way: red from there on.
-    bundle = export_bundle(service(live_app), vote_match)
+    bundle = archive_of(service(live_app)).export_bundle(vote_match)
     at = next(r["seq"] for r in bundle["records"] if r["type"] == "SubmissionRevealed")
     bundle["records"][at]["data"]["payload"] = {"vote": "cai"}
     merkle = verify_bundle(bundle).check("merkle")

@@ -40,7 +40,7 @@ from service.application import DealerRoom
 from service.simulate import load_scenario
 from tests.conftest import SCENARIOS, seat_all
 from tests.roomy import roomy_app
-from web import service
+from web.extension import service
 
 CALLERS = (
     "anonymous forged host host-session host-no-csrf player player-session player-no-csrf "

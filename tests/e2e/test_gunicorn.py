@@ -147,6 +147,6 @@ def test_behind_one_proxy_the_client_address_comes_from_x_forwarded_for(tmp_path
     assert proxied.text == "203.0.113.9"
     with pytest.raises(ValueError, match="0 or more"):
         trust_proxies(app, -1)
-    from web import service  # noqa: PLC0415
+    from web.extension import service  # noqa: PLC0415
 
     service(app).close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from pathlib import Path
 
 import pytest
@@ -11,9 +10,7 @@ from flask.testing import FlaskClient
 
 from domain.signed_note import open_checkpoint
 from service.demo import DEMOS, load_demo
-from web import service
-
-
+from web.extension import service
 
 
 def test_the_demo_loads_a_complete_match_of_every_game_once(app: Flask, client: FlaskClient) -> None:
@@ -52,11 +49,11 @@ def test_a_bad_proof_request_is_a_400_with_a_json_message(app: Flask, client: Fl
 
 def test_an_imported_match_has_a_timeline_and_a_read_only_status(app: Flask, client: FlaskClient) -> None:
     from replay.bundle import load_bundle  # noqa: PLC0415
-    from web.archive import import_bundle  # noqa: PLC0415
+    from tests.conftest import archive_of  # noqa: PLC0415
 
     path = Path(__file__).resolve().parents[2] / "fixtures" / "bundles" / "six-nimmt-classic.bundle.json"
     bundle = load_bundle(path.read_bytes())
-    import_bundle(service(app), bundle)
+    archive_of(service(app)).import_bundle(bundle)
     mid = bundle["match_id"]
     status = client.get(f"/api/matches/{mid}").get_json()
     assert status["imported"]["public_key"] == bundle["public_key"]

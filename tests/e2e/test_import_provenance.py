@@ -15,10 +15,10 @@ from pathlib import Path
 from flask import Flask
 
 from replay.bundle import load_bundle
+from tests.conftest import archive_of
 from tests.e2e.test_cli import dealerroom
 from tests.unit.test_replay_fixtures import BUNDLES, TEST_KEY
-from web import service
-from web.archive import import_bundle
+from web.extension import service
 
 VOTE = BUNDLES / "vote-basic.bundle.json"
 KEY = TEST_KEY.verifier().vkey()
@@ -70,7 +70,7 @@ def page_text(app: Flask, match_id: str) -> str:
 def test_the_page_of_an_unpinned_import_never_says_a_host_vouches_for_it(app: Flask) -> None:
     bundle = load_bundle(VOTE.read_bytes())
     with app.app_context():
-        import_bundle(service(app), bundle)  # no key pinned
+        archive_of(service(app)).import_bundle(bundle)  # no key pinned
     text = page_text(app, bundle["match_id"])
     assert (
         "Imported: a read-only copy of a log that names dealerroom.example as its origin. It was "
@@ -84,7 +84,7 @@ def test_the_page_of_an_unpinned_import_never_says_a_host_vouches_for_it(app: Fl
 def test_the_page_of_a_pinned_import_names_the_host(app: Flask) -> None:
     bundle = load_bundle(VOTE.read_bytes())
     with app.app_context():
-        import_bundle(service(app), bundle, trusted_key=KEY)
+        archive_of(service(app)).import_bundle(bundle, trusted_key=KEY)
     text = page_text(app, bundle["match_id"])
     assert (
         "Imported from dealerroom.example: a read-only copy of that host's log, verified when it "

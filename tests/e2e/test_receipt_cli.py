@@ -75,7 +75,8 @@ def test_a_tampered_receipt_or_a_foreign_key_exits_2_with_one_line(tmp_path: Pat
 
 
 def test_the_api_serves_the_same_later_checkpoint_object(tmp_path: Path) -> None:
-    from web import create_app, service  # noqa: PLC0415
+    from web import create_app  # noqa: PLC0415
+    from web.extension import service  # noqa: PLC0415
 
     app = create_app({"DEALERROOM_INSTANCE": str(tmp_path / "instance"), "TESTING": True})
     room = service(app)

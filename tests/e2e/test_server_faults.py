@@ -19,7 +19,8 @@ import pytest
 
 from tests.actions import claim_seats
 from tests.conftest import PG_URL, REPO
-from web import create_app, service
+from web import create_app
+from web.extension import service
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -15,10 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.actions import claim_seats
-
-from web import service
-
-
+from web.extension import service
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -43,7 +43,7 @@ from schemathesis.specs.openapi.checks import (
 from domain.commitment import commit
 from tests.conftest import seat_all
 from tests.roomy import roomy_app
-from web import service
+from web.extension import service
 from web.openapi import openapi_document
 
 DOCUMENT = openapi_document()

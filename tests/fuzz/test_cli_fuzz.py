@@ -31,11 +31,10 @@ from hypothesis import strategies as st
 
 from replay.bundle import dump_bundle
 from service.simulate import load_scenario, run_scenario
-from tests.conftest import SCENARIOS
+from tests.conftest import SCENARIOS, archive_of
 from tests.roomy import roomy_app
-from web import service
 from web.cli import cli
-from web.archive import export_bundle
+from web.extension import service
 
 SETTINGS = settings(
     max_examples=20,
@@ -169,7 +168,7 @@ def instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
     room.open_step(made["match_id"], seconds=600)
     receipt = room.submit(made["match_id"], "ana", {"vote": "ben"})["receipt"]
     yield Instance(
-        app, folder, match_id, export_bundle(room, match_id), receipt, room.checkpoint(match_id),
+        app, folder, match_id, archive_of(room).export_bundle(match_id), receipt, room.checkpoint(match_id),
         scenario, itertools.count(),
     )  # fmt: skip
     room.close()

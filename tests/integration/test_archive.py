@@ -18,13 +18,11 @@ from domain.signed_note import open_checkpoint
 from replay.bundle import dump_bundle, export_bundle, load_bundle, play_scenario
 from replay.verify import verify_bundle
 from service.application import DealerRoom, NotFound
-from service.archive import ImportConflict, ImportedMatchError
-from web import archive
-from web.archive import BundleRefused
+from service.archive import BundleRefused, ImportConflict, ImportedMatchError
 from service.config import Settings
 from service.demo import DEMOS
 from service.simulate import load_scenario, run_scenario
-from tests.conftest import PG_URL, SCENARIOS
+from tests.conftest import PG_URL, SCENARIOS, archive_of
 from tests.unit.test_replay_fixtures import BUNDLES, OTHER_KEY, START, TEST_KEY, match_id
 
 EVERY_GAME = DEMOS  # a complete match of every game
@@ -82,7 +80,7 @@ def assert_refused(app: DealerRoom, bundle: dict[str, Any], message: str) -> Non
     """Importing ``bundle`` is refused (an id conflict) with ``message``; nothing is written."""
     before = written(app)
     with pytest.raises(ImportConflict, match=message):
-        archive.import_bundle(app, bundle)
+        archive_of(app).import_bundle(bundle)
     assert written(app) == before
 
 
@@ -107,7 +105,7 @@ def test_export_then_import_into_a_fresh_instance_then_export_gives_the_same_byt
 ) -> None:
     # 1. Play the match through the service and export it
     match = play(service, name)
-    exported = dump_bundle(archive.export_bundle(service, match))
+    exported = dump_bundle(archive_of(service).export_bundle(match))
     bundle = load_bundle(exported)
 
     # Check every record and every stored checkpoint is there, signed by the service
@@ -120,11 +118,11 @@ def test_export_then_import_into_a_fresh_instance_then_export_gives_the_same_byt
     assert verdict.ok and verdict.complete, str(verdict)
 
     # 2. Import it into a fresh instance (another host, another key)
-    result = archive.import_bundle(fresh, bundle, trusted_key=service.public_key())
+    result = archive_of(fresh).import_bundle(bundle, trusted_key=service.public_key())
     assert (result.action, result.records) == ("imported", len(records))
 
     # 3. Check the fresh instance exports exactly the same bytes
-    assert dump_bundle(archive.export_bundle(fresh, match)) == exported
+    assert dump_bundle(archive_of(fresh).export_bundle(match)) == exported
 
     # Check the imported match is listed, marked, and served with its host's key
     (row,) = fresh.matches()
@@ -146,9 +144,9 @@ def test_the_service_lists_its_own_matches_as_not_imported(service: DealerRoom) 
 
 def test_exporting_an_unknown_match_is_not_found(service: DealerRoom) -> None:
     with pytest.raises(NotFound):
-        archive.export_bundle(service, str(uuid.uuid4()))
+        archive_of(service).export_bundle(str(uuid.uuid4()))
     with pytest.raises(NotFound):
-        archive.export_bundle(service, "nope")
+        archive_of(service).export_bundle("nope")
 
 
 # ---------------------------------------------------------------------------- import
@@ -156,9 +154,9 @@ def test_exporting_an_unknown_match_is_not_found(service: DealerRoom) -> None:
 
 def test_every_honest_fixture_imports_and_its_reexport_verifies(service: DealerRoom) -> None:
     for path in HONEST:
-        result = archive.import_bundle(service, fixture(path), trusted_key=verdict_of(path)["trusted_key"])
+        result = archive_of(service).import_bundle(fixture(path), trusted_key=verdict_of(path)["trusted_key"])
         assert result.action == "imported", path.name
-        again = archive.export_bundle(service, result.match_id)
+        again = archive_of(service).export_bundle(result.match_id)
         assert dump_bundle(again) == path.read_bytes(), path.name
         assert verify_bundle(again, trusted_key=TEST_KEY.verifier().vkey()).ok, path.name
     listed = {m["match_id"]: m for m in service.matches()}
@@ -174,7 +172,7 @@ def test_every_tampered_fixture_is_refused_naming_the_check_and_nothing_is_writt
     expected = verdict_of(path)
     before = written(service)
     with pytest.raises(BundleRefused) as refused:
-        archive.import_bundle(service, fixture(path), trusted_key=expected["trusted_key"])
+        archive_of(service).import_bundle(fixture(path), trusted_key=expected["trusted_key"])
     # Check the refusal names a check that must fail, at the record it must fail at
     assert refused.value.check in expected["must_fail"]
     assert refused.value.first_bad_seq == expected["must_fail"][refused.value.check]
@@ -188,11 +186,11 @@ def test_every_tampered_fixture_is_refused_naming_the_check_and_nothing_is_writt
 
 def test_importing_the_identical_bundle_again_changes_nothing(service: DealerRoom) -> None:
     path = BUNDLES / "vote-basic.bundle.json"
-    assert archive.import_bundle(service, fixture(path)).action == "imported"
+    assert archive_of(service).import_bundle(fixture(path)).action == "imported"
     before = written(service)
     # A file with the same content in another layout is the same bundle
     pretty = json.dumps(json.loads(path.read_bytes()), indent=2)
-    result = archive.import_bundle(service, load_bundle(pretty))
+    result = archive_of(service).import_bundle(load_bundle(pretty))
     assert (result.action, result.previous_records) == ("unchanged", 15)
     assert written(service) == before
 
@@ -203,19 +201,19 @@ def test_an_unfinished_match_is_imported_pending_and_then_extended(service: Deal
     size = len(early["records"])
 
     # 1. The bundle of a match under way: no check fails, some are pending
-    result = archive.import_bundle(service, early)
+    result = archive_of(service).import_bundle(early)
     assert result.action == "imported"
     assert result.verdict.ok and not result.verdict.complete
     pending = {c.name for c in result.verdict.checks if c.status == "pending"}
     assert {"seed", "deals"} <= pending
     (row,) = service.matches()
     assert row["status"] != "finished" and row["events"] == size
-    assert archive.export_bundle(service, full["match_id"]) == early
+    assert archive_of(service).export_bundle(full["match_id"]) == early
 
     # 2. The later bundle of the same match extends it and replaces it
-    result = archive.import_bundle(service, full)
+    result = archive_of(service).import_bundle(full)
     assert (result.action, result.previous_records, result.records) == ("extended", size, 424)
-    assert dump_bundle(archive.export_bundle(service, full["match_id"])) == dump_bundle(full)
+    assert dump_bundle(archive_of(service).export_bundle(full["match_id"])) == dump_bundle(full)
     (row,) = service.matches()
     assert row["status"] == "finished" and row["events"] == 424
 
@@ -225,7 +223,7 @@ def test_an_unfinished_match_is_imported_pending_and_then_extended(service: Deal
 
 def test_another_log_under_an_imported_match_id_is_refused(service: DealerRoom) -> None:
     honest = fixture(BUNDLES / "vote-basic.bundle.json")
-    archive.import_bundle(service, honest)
+    archive_of(service).import_bundle(honest)
     scenario = load_scenario(SCENARIOS / "vote-basic.json")
 
     # The same records re-signed by another key
@@ -241,18 +239,18 @@ def test_another_log_under_an_imported_match_id_is_refused(service: DealerRoom) 
     # The same records, but a checkpoint of the imported bundle left out
     dropped = {**honest, "checkpoints": honest["checkpoints"][1:]}
     assert_refused(service, dropped, "leaves out the imported checkpoint of size 2")
-    assert archive.export_bundle(service, honest["match_id"]) == honest
+    assert archive_of(service).export_bundle(honest["match_id"]) == honest
 
 
 def test_a_bundle_of_a_match_of_this_service_is_refused(service: DealerRoom) -> None:
     match = play(service, "vote-basic")
-    assert_refused(service, archive.export_bundle(service, match), "is a match of this service")
+    assert_refused(service, archive_of(service).export_bundle(match), "is a match of this service")
 
 
 def test_an_imported_match_refuses_every_command_and_serves_proofs(service: DealerRoom) -> None:
     bundle = fixture(BUNDLES / "vote-basic.bundle.json")
     match = bundle["match_id"]
-    archive.import_bundle(service, bundle)
+    archive_of(service).import_bundle(bundle)
     before = written(service)
     commands = [
         lambda: service.seal(match),

@@ -28,7 +28,7 @@ from domain.rules.grid_adaptation import ALL_CELLS, FLIP_ROUNDS, MAX_PURCHASE, r
 from replay.bundle import dump_bundle, load_bundle, player_public_key, sign_submission
 from replay.verify import verify_bundle
 from service.application import DealerRoom
-from web.archive import export_bundle
+from tests.conftest import archive_of
 
 MAX_STEPS = 60
 LONG = "Ægir Þórsdóttir-Ñúñez Zoë Ålund"[:32]  # 31 characters of Latin letters and spaces
@@ -158,7 +158,7 @@ def play_match(  # noqa: C901, PLR0912, PLR0915 - one match, every kind of input
 
 
 def assert_verifies(service: DealerRoom, mid: str, *, finished: bool) -> None:
-    bundle = load_bundle(dump_bundle(export_bundle(service, mid)))
+    bundle = load_bundle(dump_bundle(archive_of(service).export_bundle(mid)))
     verdict = verify_bundle(bundle, trusted_key=service.public_key())
     assert verdict.ok, str(verdict)
     if finished:

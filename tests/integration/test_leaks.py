@@ -50,10 +50,9 @@ from domain.rules.base import Disclosure
 from replay.bundle import dump_bundle
 from service.simulate import load_scenario
 from tests.actions import claim_seats
-from tests.conftest import PG_URL, SCENARIOS
+from tests.conftest import PG_URL, SCENARIOS, archive_of
 from tests.roomy import roomy_app
-from web import service
-from web.archive import export_bundle
+from web.extension import service
 
 # One complete match of every game (a new game must add one): the scenario, and for 6 nimmt!
 # only its first round, made the whole match by a low start (someone takes a row in it).
@@ -348,7 +347,7 @@ class Hunt:
                 status, body = viewer.get(url)
                 assert status < 500, (viewer.name, url)  # noqa: PLR2004
                 self.assert_clean(body, sealed, f"{viewer.name} GET {url}", owner)
-        bundle = dump_bundle(export_bundle(self.room, self.match_id)).decode()
+        bundle = dump_bundle(archive_of(self.room).export_bundle(self.match_id)).decode()
         self.assert_clean(bundle, sealed, "the bundle")
         self.assert_clean(self.caplog.text, sealed, "the logs")
         dump = self.database_dump()
