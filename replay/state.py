@@ -133,8 +133,12 @@ class ReplayContext:
     disclosed: Disclosed
 
     @classmethod
-    def from_records(cls, records: Sequence[Mapping[str, Any]]) -> ReplayContext:
+    def from_records(
+        cls, records: Sequence[Mapping[str, Any]], *, disclosed: Disclosed | None = None
+    ) -> ReplayContext:
         """Read the set-up from the ``MatchCreated`` record and scan the disclosures.
+
+        ``disclosed`` saves the scan when the caller has folded the records already.
 
         :raises ReplayError: if the first record is not a usable ``MatchCreated`` or the
             game is unknown.
@@ -174,7 +178,7 @@ class ReplayContext:
             match_id=match_id,
             options=options if isinstance(options, dict) else {},
             players=tuple(players),
-            disclosed=Disclosed.scan(records),
+            disclosed=Disclosed.scan(records) if disclosed is None else disclosed,
         )
 
     def rng(self, purpose: str, entropy: Mapping[str, str]) -> Rng:

@@ -270,19 +270,24 @@ def verify_command(  # noqa: PLR0913
 
     Long bundles report progress on stderr (on a terminal, or from 50,000 records).
     """
-    from replay.verify import main as verify_main  # noqa: PLC0415 - keeps the CLI start light
+    from domain.errors import UserError  # noqa: PLC0415
+    from replay.bundle import load_bundle, verifier_key  # noqa: PLC0415 - a light CLI start
+    from replay.inputs import BUNDLE_LIMIT, SMALL_LIMIT, load_json_file, read_limited  # noqa: PLC0415
+    from replay.verify import progress_reporter, verify_bundle  # noqa: PLC0415
 
-    args = []  # "--name=value": a value may look like an option
-    if trusted_key:
-        args.append(f"--trusted-key={trusted_key}")
-    for receipt in receipts:
-        args.append(f"--receipt={receipt}")
+    try:
+        trusted = verifier_key(trusted_key, "--trusted-key") if trusted_key else None
+        bundle = load_bundle(read_limited(bundle_file, BUNDLE_LIMIT, "bundle"))
+        held = [load_json_file(path, SMALL_LIMIT, "receipt") for path in receipts]
+        progress = None if no_progress else progress_reporter(len(bundle["records"]))
+        verdict = verify_bundle(bundle, trusted_key=trusted, receipts=held, progress=progress)
+    except UserError as exc:  # InputError, BundleError: one line
+        raise CliError(str(exc)) from None
     if as_json:
-        args.append("--json")
-    if no_progress:
-        args.append("--no-progress")
-    # "--": a file may be named like an option
-    sys.exit(verify_main([*args, "--", bundle_file], error_prefix="dealerroom: error: "))
+        click.echo(json.dumps(verdict.to_json(), indent=1, ensure_ascii=False))
+    else:
+        click.echo(str(verdict))
+    sys.exit(0 if verdict.ok else 1)
 
 
 # ---------------------------------------------------------------------------- bundles

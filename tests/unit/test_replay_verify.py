@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -15,8 +14,8 @@ from domain.commitment import commit
 from domain.fairrand import seed_hash
 from domain.signed_note import Signer
 from replay.bundle import build_bundle, dump_bundle, export_bundle, play_scenario, sign_checkpoints
-from replay.verify import CHECKS, BundleVerifier, Visitor, main, verify_bundle, walk
-from tests.unit.test_replay_fixtures import BUNDLES, OTHER_KEY, TEST_KEY, player_key, scenario
+from replay.verify import CHECKS, BundleVerifier, Visitor, verify_bundle, walk
+from tests.unit.test_replay_fixtures import OTHER_KEY, TEST_KEY, player_key, scenario
 
 START = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 TRUSTED = TEST_KEY.verifier().vkey()
@@ -410,56 +409,6 @@ def test_a_match_played_under_other_rules_cannot_pass(vote: dict[str, Any]) -> N
     verdict = verify_bundle(bundle)
     assert only_failures(verdict) == {"deals": 0, "outcomes": 0}
     assert "rules version 2" in verdict.check("outcomes").detail
-
-
-# --- The command line ---------------------------------------------------------------------
-
-
-def test_the_command_line_exits_0_for_an_honest_bundle(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = BUNDLES / "vote-basic.bundle.json"
-    assert main([str(path), "--trusted-key", TRUSTED]) == 0
-    out = capsys.readouterr().out
-    assert out.splitlines()[-1] == "verdict: ok"
-    assert f"key: pinned: every checkpoint must be signed by the trusted key {TRUSTED}" in out
-
-
-def test_without_a_pinned_key_the_verdict_says_what_is_and_is_not_proven(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    path = str(BUNDLES / "vote-basic.bundle.json")
-    assert main([path]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[-2] == (
-        f"key: NOT PINNED: the checks show the log consistent and unchanged since it was signed "
-        f"by {TRUSTED}, but nothing says whose key that is; pin it with --trusted-key KEY, "
-        "obtained from the host out of band (e.g. its /api/key)"
-    )
-    assert lines[-1] == "verdict: ok (key not pinned: see above)"
-    assert main([path, "--json"]) == 0
-    key = json.loads(capsys.readouterr().out)["key"]
-    assert key["public_key"] == TRUSTED and key["pinned"] is False
-    assert key["note"].startswith("NOT PINNED: ") and "--trusted-key" in key["note"]
-    assert main([path, "--json", "--trusted-key", TRUSTED]) == 0
-    assert json.loads(capsys.readouterr().out)["key"]["pinned"] is True
-
-
-def test_the_command_line_exits_1_for_a_tampered_bundle_and_prints_json(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    assert main([str(BUNDLES / "vote-basic.forged-outcome.bundle.json"), "--json"]) == 1
-    document = json.loads(capsys.readouterr().out)
-    assert document["ok"] is False
-
-
-def test_the_command_line_exits_2_for_an_unreadable_bundle(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "x.json"
-    path.write_text("{}")
-    assert main([str(path)]) == 2
-    assert "the bundle lacks" in capsys.readouterr().err
 
 
 # --- Speed --------------------------------------------------------------------------------
