@@ -5,7 +5,8 @@ can be checked without the database, the service, the web or a network.
 
 * :mod:`replay.bundle`: the bundle file (public records, signed checkpoints, receipts).
 * :mod:`replay.receipt`: a player's receipt for a submission, and its verification.
-* :mod:`replay.verify`: the offline verifier, a visitor returning a :class:`Verdict`.
+* :mod:`replay.verify`: the offline verifier, composed visitors (one per check) returning a
+  :class:`Verdict`.
 * :mod:`replay.state`: :class:`MatchReplay`, the match as a board to step through.
 * :mod:`replay.whatif`: re-running a match with one pick changed.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-# Names are imported on first use, so that ``python -m replay.verify`` runs the module once.
+# Names are imported on first use, so that importing ``replay`` stays light.
 _EXPORTS = {
     "BundleError": "replay.bundle",
     "build_bundle": "replay.bundle",

@@ -201,9 +201,8 @@ def verify_receipt(
     if record["seq"] != index:
         msg = f"the record has seq {record['seq']} but leaf_index {index}"
         raise ReceiptError(msg)
-    check_inclusion(
-        record, index, size, decode_hashes(receipt["inclusion_proof"], "inclusion_proof"), checkpoint
-    )
+    path = decode_hashes(receipt["inclusion_proof"], "inclusion_proof")
+    check_inclusion(record, index, size, path, checkpoint)
     newer = (
         None
         if later is None

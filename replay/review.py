@@ -31,7 +31,7 @@ from replay.state import (
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from replay.whatif import StepComparison, WhatIf
+    from replay.whatif import WhatIf
 
 
 class ReviewError(UserError):

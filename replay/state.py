@@ -7,6 +7,9 @@ deal (``DealRevealed`` the private part, after the match), ``SubmissionRevealed`
 every draw during resolution. :func:`advance` applies one record to a :class:`Frame` (the
 replayed state after some records) and returns the next frame; it never mutates a frame,
 so frames can be kept as snapshots and restored, as python-chess keeps ``_BoardState``.
+What the records themselves say (each step's status, commitments, defaults, decisions) is
+the public-record model, :class:`domain.public_log.PublicLog`, which each frame holds; this
+module adds what the rules compute from it.
 
 While a match is under way (or when something was withheld) the rules state may depend on
 something not yet disclosed; from there the frame's ``state`` is ``None``, ``unknown`` says
@@ -29,27 +32,20 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from domain.commitment import CommitmentError, canonical_match_id
-from domain.errors import UserError
-from domain.fairrand import Rng
 from domain.public_log import PublicLog, PublicStep, Request
-from domain.rules import get_rules
 from domain.rules.base import Deal, DecisionRequest, Disclosure, Resolution, Rules
 from domain.vocabulary import DealSource, StepStatus
-from replay.bundle import MATCH_PATH
+from replay.context import Disclosed, ReplayContext, ReplayError, SeedSealed
+from replay.diff import MISSING, WHOLE_VALUE, diff_pairs, diff_values
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from domain.rules.base import Payload, State
 
 DEALS = "deals"
 OUTCOMES = "outcomes"
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
-
-
-class ReplayError(UserError):
-    """Records that cannot be replayed at all (no ``MatchCreated`` first, unknown game)."""
 
 
 class Reporter(Protocol):
@@ -64,149 +60,6 @@ class Reporter(Protocol):
         self, check: str, seq: int, message: str, *, pending: bool = False, unchecked: bool = False
     ) -> None:
         """One finding of ``check`` ("deals" or "outcomes") at record ``seq``."""
-
-
-# ---------------------------------------------------------------------------
-# What the whole log discloses
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Disclosed:
-    """What the log discloses anywhere in it, gathered before replaying.
-
-    ``private_deals`` maps a step to its ``DealRevealed.private``. ``deals_complete`` is true
-    once ``SeedRevealed`` is in the log: every private deal is disclosed before the seed, so
-    a step without ``DealRevealed`` had no private part. ``reveals`` maps ``(step, player)``
-    to the revealed payload. ``finished`` says whether ``MatchFinished`` is in the log: once
-    it is, nothing more will be disclosed, so what is missing is missing for good.
-    """
-
-    seed: bytes | None = None
-    private_deals: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
-    deals_complete: bool = False
-    reveals: Mapping[tuple[int, str], Any] = field(default_factory=dict)
-    finished: bool = False
-
-    @classmethod
-    def scan(cls, records: Iterable[Mapping[str, Any]]) -> Disclosed:
-        """Gather the disclosures of a log (records that do not fit are skipped)."""
-        return cls.of(PublicLog.of(records))
-
-    @classmethod
-    def of(cls, log: PublicLog) -> Disclosed:
-        """The disclosures of a whole log, read from its :class:`~domain.public_log.PublicLog`."""
-        deals = {n: s.private_deal for n, s in log.steps.items() if s.private_deal is not None}
-        reveals = {
-            (n, player): reveal.payload
-            for n, step in log.steps.items()
-            for player, reveal in step.reveals.items()
-        }
-        return cls(_seed_bytes(log.seed), deals, log.seed_revealed, reveals, log.finished)
-
-    def private_deal(self, step: int) -> Mapping[str, Any] | None:
-        """The private part of a step's deal, ``{}`` when it had none, ``None`` if unknown."""
-        if step in self.private_deals:
-            return self.private_deals[step]
-        return _EMPTY if self.deals_complete else None
-
-
-def _seed_bytes(value: Any) -> bytes | None:
-    if not isinstance(value, str) or len(value) != 64:  # noqa: PLR2004 - 32 bytes in hex
-        return None
-    try:
-        return bytes.fromhex(value)
-    except ValueError:
-        return None
-
-
-@dataclass(frozen=True)
-class ReplayContext:
-    """What stays fixed while replaying one match: rules, match id, set-up and disclosures."""
-
-    rules: Rules
-    game: str
-    rules_version: str
-    match_id: str
-    options: Mapping[str, Any]
-    players: tuple[str, ...]
-    disclosed: Disclosed
-
-    @classmethod
-    def from_records(
-        cls, records: Sequence[Mapping[str, Any]], *, disclosed: Disclosed | None = None
-    ) -> ReplayContext:
-        """Read the set-up from the ``MatchCreated`` record and scan the disclosures.
-
-        ``disclosed`` saves the scan when the caller has folded the records already.
-
-        :raises ReplayError: if the first record is not a usable ``MatchCreated`` or the
-            game is unknown.
-        """
-        if not records or records[0].get("type") != "MatchCreated":
-            msg = "a match log starts with MatchCreated"
-            raise ReplayError(msg)
-        data = records[0].get("data")
-        if not isinstance(data, dict):
-            msg = "MatchCreated has no data"
-            raise ReplayError(msg)
-        game, version = data.get("game"), data.get("rules_version")
-        try:
-            rules = get_rules(game if isinstance(game, str) else "")
-        except ValueError as exc:
-            raise ReplayError(str(exc)) from None
-        origin = data.get("origin")
-        _, sep, match_id = (
-            origin.rpartition(MATCH_PATH) if isinstance(origin, str) else ("", "", "")
-        )
-        try:
-            match_id = canonical_match_id(match_id) if sep else ""
-        except CommitmentError:
-            match_id = ""
-        if not match_id:
-            msg = f"MatchCreated.origin {origin!r} does not end in /match/<match id>"
-            raise ReplayError(msg)
-        players = data.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            msg = "MatchCreated.players is not a list of names"
-            raise ReplayError(msg)
-        options = data.get("options")
-        return cls(
-            rules=rules,
-            game=str(game),
-            rules_version=str(version),
-            match_id=match_id,
-            options=options if isinstance(options, dict) else {},
-            players=tuple(players),
-            disclosed=Disclosed.scan(records) if disclosed is None else disclosed,
-        )
-
-    def rng(self, purpose: str, entropy: Mapping[str, str]) -> Rng:
-        """The stream for ``purpose``; one that refuses to draw while the seed is sealed."""
-        seed = self.disclosed.seed
-        if seed is None:
-            return _SealedRng(purpose)
-        return Rng(seed, self.match_id, purpose, dict(entropy))
-
-    @property
-    def expecting_more(self) -> bool:
-        """Whether more disclosure is due (the match has not finished yet)."""
-        return not self.disclosed.finished
-
-
-class _SeedSealed(Exception):  # noqa: N818 - a signal, not an error
-    """A draw was needed while the seed is still sealed."""
-
-
-class _SealedRng(Rng):
-    """An :class:`~domain.fairrand.Rng` stand-in that raises when anything is drawn."""
-
-    def __init__(self, purpose: str) -> None:  # noqa: D107 - no seed to check
-        self.purpose = purpose
-
-    def read(self, n: int) -> bytes:
-        del n
-        raise _SeedSealed(self.purpose)
 
 
 # ---------------------------------------------------------------------------
@@ -259,7 +112,7 @@ def _attempt(fn: Callable[..., Any], *args: Any) -> tuple[Any, str | None]:
     """Call a rules function on recorded (possibly forged) data; never let it crash us."""
     try:
         return fn(*args), None
-    except _SeedSealed:
+    except SeedSealed:
         raise
     except Exception as exc:  # noqa: BLE001 - forged logs may break rules in any way
         return None, f"{type(exc).__name__}: {exc}"
@@ -352,7 +205,7 @@ def apply_in_place(
         run = _Run(ctx, seq, report)
         try:
             nxt = handler(run, nxt, data)
-        except _SeedSealed:  # pragma: no cover - every draw is guarded where it happens
+        except SeedSealed:  # pragma: no cover - every draw is guarded where it happens
             pass
         except Exception as exc:  # noqa: BLE001 - a forged record of the wrong shape
             nxt = run.lose(
@@ -585,7 +438,7 @@ def _resolve(
     decisions = [_obj(decision.payload) for decision in step.decisions]
     try:
         outcome, error = _attempt(run.rules.resolve, frame.step_state, picks, decisions, rng)
-    except _SeedSealed:
+    except SeedSealed:
         reason = (
             f"the resolution of step {step.number} draws from the seed, which is not revealed yet"
         )
@@ -713,71 +566,6 @@ def finish(ctx: ReplayContext, frame: Frame, report: Reporter | None = None) -> 
     ended, error = _attempt(ctx.rules.is_finished, frame.state)
     if error is None and ended and (frame.step is None or frame.step.status is StepStatus.RESOLVED):
         report(OUTCOMES, frame.position, "by the rules the match is over, but it never finished")
-
-
-# ---------------------------------------------------------------------------
-# Diffs
-# ---------------------------------------------------------------------------
-
-
-def diff_values(old: Any, new: Any, path: str = "") -> list[str]:
-    """Return readable ``"path: old → new"`` lines for what differs between two JSON values.
-
-    Objects are compared key by key and lists of objects or lists element by element when
-    their lengths agree; other lists are shown whole. A missing key shows as ``(none)``.
-
-    >>> diff_values({"points": {"ana": 66}, "rows": [[3], [19]]},
-    ...             {"points": {"ana": 61}, "rows": [[3, 11], [19]]})
-    ['points.ana: 66 → 61', 'rows[0]: [3] → [3, 11]']
-    """
-    return [f"{where}: {_shown(a)} → {_shown(b)}" for where, a, b in diff_pairs(old, new, path)]
-
-
-def diff_pairs(old: Any, new: Any, path: str = "") -> list[tuple[str, Any, Any]]:
-    """Return ``(path, old, new)`` for each place where two JSON values differ.
-
-    The places are :func:`diff_values`'s lines; a key one side lacks is :data:`MISSING` on
-    that side; values that differ as a whole have the path ``"(the whole value)"``.
-
-    >>> diff_pairs({"rows": [[3], [19]]}, {"rows": [[3, 11], [19]], "new": 1})
-    [('rows[0]', [3], [3, 11]), ('new', (none), 1)]
-    """
-    if old == new:
-        return []
-    if isinstance(old, dict) and isinstance(new, dict):
-        found: list[tuple[str, Any, Any]] = []
-        for key in [*old, *(k for k in new if k not in old)]:
-            sub = f"{path}.{key}" if path else str(key)
-            found += diff_pairs(old.get(key, _NONE), new.get(key, _NONE), sub)
-        return found
-    if (
-        isinstance(old, list)
-        and isinstance(new, list)
-        and len(old) == len(new)
-        and any(isinstance(v, (dict, list)) for v in [*old, *new])
-    ):
-        found = []
-        for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            found += diff_pairs(a, b, f"{path}[{i}]")
-        return found
-    return [(path or WHOLE_VALUE, old, new)]
-
-
-class _None:
-    def __repr__(self) -> str:
-        return "(none)"
-
-
-_NONE = _None()
-MISSING: Any = _NONE
-"""What :func:`diff_pairs` gives for a key one side lacks (shown as ``(none)``)."""
-WHOLE_VALUE = "(the whole value)"
-
-
-def _shown(value: Any) -> str:
-    if value is _NONE:
-        return "(none)"
-    return json.dumps(value, ensure_ascii=False)
 
 
 # ---------------------------------------------------------------------------
@@ -948,7 +736,9 @@ class MatchReplay:
 
 __all__ = [
     "DEALS",
+    "MISSING",
     "OUTCOMES",
+    "WHOLE_VALUE",
     "Disclosed",
     "Frame",
     "MatchReplay",
