@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import copy as _copy
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -291,20 +291,23 @@ class PublicLog:
     def apply(self, record: Mapping[str, Any]) -> None:
         """Fold in the next record (never raises; see the module doc)."""
         seq = self.position
-        self.position += 1
-        data = record.get("data")
+        self.position = seq + 1
         at = record.get("at")
         if isinstance(at, str):
             self.last_activity = at
             if seq == 0:
                 self.created_at = at
-        if not isinstance(data, dict):
-            return
+        else:
+            at = ""
+        data = record.get("data")
         kind = record.get("type")
-        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is not None:
-            handler(self, seq, data, at if isinstance(at, str) else "")
-        status = _MATCH_STATUS.get(kind) if isinstance(kind, str) else None
+        if not isinstance(data, dict) or not isinstance(kind, str):
+            return
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            return
+        handler(self, seq, data, at)
+        status = _MATCH_STATUS.get(kind)
         if status is not None and not (self.finished and status is not MatchStatus.FINISHED):
             self.status = status
 
@@ -361,6 +364,18 @@ def due_after(kind: str, data: Mapping[str, Any]) -> tuple[str | None, DueKind |
     if kind in ("StepSealed", "DecisionMade", "StepResolved", "MatchFinished"):
         return None, None
     return None
+
+
+def _with(step: PublicStep, **changes: Any) -> PublicStep:
+    """``dataclasses.replace`` for the fold's hot path: a frozen step with some fields changed.
+
+    The fields are plain values, so copying the instance dictionary is the whole work
+    (``replace`` would run ``__init__`` again, several times slower).
+    """
+    new = object.__new__(PublicStep)
+    new.__dict__.update(step.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def _text(value: Any) -> str | None:
@@ -471,7 +486,7 @@ def _submission_committed(log: PublicLog, seq: int, data: Mapping[str, Any], at:
     if earlier is not None:
         amended = {**amended, player: amended.get(player, 0) + 1}
     log._set(  # noqa: SLF001
-        replace(step, commitments={**step.commitments, player: entry}, amended=amended),
+        _with(step, commitments={**step.commitments, player: entry}, amended=amended),
     )
 
 
@@ -479,7 +494,7 @@ def _step_sealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> 
     del seq, at
     step = log._current(data, StepStatus.OPEN)  # noqa: SLF001
     if step is not None:
-        log._set(replace(step, status=StepStatus.SEALED))  # noqa: SLF001
+        log._set(_with(step, status=StepStatus.SEALED))  # noqa: SLF001
 
 
 def _sealed_submitter(log: PublicLog, data: Mapping[str, Any]) -> PublicStep | None:
@@ -493,14 +508,14 @@ def _default_applied(log: PublicLog, seq: int, data: Mapping[str, Any], at: str)
     if step is not None:
         player = data["player"]
         entry = Default(player, data.get("payload"), str(data.get("reason")), seq)
-        log._set(replace(step, defaults={**step.defaults, player: entry}))  # noqa: SLF001
+        log._set(_with(step, defaults={**step.defaults, player: entry}))  # noqa: SLF001
 
 
 def _opening_received(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
     del at
     step = _sealed_submitter(log, data)
     if step is not None:
-        log._set(replace(step, openings={**step.openings, data["player"]: seq}))  # noqa: SLF001
+        log._set(_with(step, openings={**step.openings, data["player"]: seq}))  # noqa: SLF001
 
 
 def _submission_revealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
@@ -513,7 +528,7 @@ def _submission_revealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: 
     if step is None or player not in step.submitters or player in step.reveals:
         return
     entry = Reveal(player, data.get("payload"), data.get("salt"), data.get("commitment"), seq)
-    log._set(replace(step, reveals={**step.reveals, player: entry}))  # noqa: SLF001
+    log._set(_with(step, reveals={**step.reveals, player: entry}))  # noqa: SLF001
 
 
 def _decision_requested(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
@@ -530,7 +545,7 @@ def _decision_requested(log: PublicLog, seq: int, data: Mapping[str, Any], at: s
         _text(data.get("deadline")),
         seq,
     )
-    log._set(replace(step, requests=(*step.requests, entry)))  # noqa: SLF001
+    log._set(_with(step, requests=(*step.requests, entry)))  # noqa: SLF001
 
 
 def _decision_made(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
@@ -541,7 +556,7 @@ def _decision_made(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -
     entry = Decision(
         data.get("index"), data.get("player"), data.get("payload"), data.get("defaulted"), seq,
     )
-    log._set(replace(step, decisions=(*step.decisions, entry)))  # noqa: SLF001
+    log._set(_with(step, decisions=(*step.decisions, entry)))  # noqa: SLF001
 
 
 def _step_resolved(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
@@ -552,7 +567,7 @@ def _step_resolved(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -
     if step is None:
         return
     log._set(  # noqa: SLF001
-        replace(
+        _with(
             step,
             status=StepStatus.RESOLVED,
             outcome=_obj(data.get("outcome")),
@@ -574,7 +589,7 @@ def _deal_revealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -
     step = log.step(data.get("step"))
     private = data.get("private")
     if step is not None and step.private_deal is None and isinstance(private, dict):
-        log._set(replace(step, private_deal=private))  # noqa: SLF001
+        log._set(_with(step, private_deal=private))  # noqa: SLF001
 
 
 def _seed_revealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from replay.verify.verdict import Check
 
 ResultT = TypeVar("ResultT")
+_UNKNOWN: Any = object()
 
 
 class Visitor(ABC, Generic[ResultT]):
@@ -92,6 +93,7 @@ class CheckVisitor(Visitor[tuple["Check", ...]]):
         self.shared = shared
         self.tallies = {name: Tally(name) for name in self.names}
         self.seq = -1
+        self._handlers: dict[str, Callable[[Mapping[str, Any]], None] | None] = {}
 
     @property
     def log(self) -> PublicLog:
@@ -101,10 +103,13 @@ class CheckVisitor(Visitor[tuple["Check", ...]]):
     def visit(self, record: Mapping[str, Any]) -> None:
         """Dispatch the record to its ``on_<Type>`` handler."""
         self.seq += 1
-        kind, data = record.get("type"), record.get("data")
+        kind: Any = record.get("type")
+        data: Any = record.get("data")
         if not self.accept(record, kind, data):
             return
-        handler = getattr(self, f"on_{kind}", None)
+        handler = self._handlers.get(kind, _UNKNOWN)
+        if handler is _UNKNOWN:  # first record of this type: look its handler up once
+            handler = self._handlers[kind] = getattr(self, f"on_{kind}", None)
         if handler is None:
             return
         try:
