@@ -73,6 +73,7 @@ from domain.submission_signing import (
     check_submission_signature,
     public_key_from_text,
 )
+from domain.vocabulary import Advance, Custody, DealSource, StepStatus
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -80,9 +81,9 @@ if TYPE_CHECKING:
 actor: ContextVar[str] = ContextVar("actor", default="system")
 """Who is acting: ``"host"``, a player id, or ``"system"`` (deadlines, automation)."""
 
-SEALED_CUSTODY = "sealed"
-SELF_CUSTODY = "self"
-CUSTODY_MODES = (SEALED_CUSTODY, SELF_CUSTODY)
+SEALED_CUSTODY = Custody.SEALED
+SELF_CUSTODY = Custody.SELF
+CUSTODY_MODES = tuple(Custody)
 MAX_ENTROPY = 256
 
 
@@ -179,13 +180,12 @@ class StepRecord:
     kind: str
     submitters: list[str]
     deadline: str | None
-    deal_source: str
+    deal_source: DealSource
     deal_public: dict[str, Any]
     deal_private: dict[str, Any]
     state_at_open: State
-    status: str = "open"  # open -> sealed -> resolved
+    status: StepStatus = StepStatus.OPEN  # open -> sealed -> resolved
     commitments: dict[str, str] = field(default_factory=dict)
-    commitment_seqs: dict[str, int] = field(default_factory=dict)  # log position of each
     openings: dict[str, dict[str, Any]] = field(default_factory=dict)
     signatures: dict[str, str | None] = field(default_factory=dict)
     defaults: dict[str, Payload] = field(default_factory=dict)
@@ -315,7 +315,7 @@ class Match(Aggregate):
         kind: str
         submitters: list[str]
         deadline: str | None
-        deal_source: str  # "seed", "explicit" or "none"
+        deal_source: str  # a DealSource: "seed", "explicit" or "none"
         deal: dict[str, Any]
         private_deal: Sealed  # {player: private part}
         view: dict[str, Any]
@@ -327,7 +327,7 @@ class Match(Aggregate):
             )
             private = dict(self.private_deal.value)
             state = aggregate.state
-            if self.deal_source != "none":
+            if self.deal_source != DealSource.NONE:
                 state = aggregate.rules.apply_deal(state, Deal(dict(self.deal), private))
             aggregate.state = state
             aggregate.step = self.step
@@ -336,7 +336,7 @@ class Match(Aggregate):
                 kind=self.kind,
                 submitters=list(self.submitters),
                 deadline=self.deadline,
-                deal_source=self.deal_source,
+                deal_source=DealSource(self.deal_source),
                 deal_public=dict(self.deal),
                 deal_private=private,
                 state_at_open=state,
@@ -360,7 +360,6 @@ class Match(Aggregate):
             )
             record = aggregate.steps[self.step]
             record.commitments[self.player] = self.commitment
-            record.commitment_seqs[self.player] = self.originator_version - 1
             record.signatures[self.player] = self.signature
             record.openings.pop(self.player, None)
             if self.opening.value is not None:
@@ -377,7 +376,7 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Match) -> None:
             """Close the step."""
-            aggregate.steps[self.step].status = "sealed"
+            aggregate.steps[self.step].status = StepStatus.SEALED
 
     class DefaultApplied(Event):
         """A player gets the game's default pick (missing, or not revealed in time)."""
@@ -467,7 +466,7 @@ class Match(Aggregate):
                 msg = f"step {self.step} cannot resolve from its recorded inputs"
                 raise MatchError(msg)
             aggregate.state = resolution.state
-            record.status = "resolved"
+            record.status = StepStatus.RESOLVED
             record.outcome = dict(self.outcome)
 
     class MatchFinished(Event):
@@ -665,7 +664,7 @@ class Match(Aggregate):
     def pending_request(self) -> tuple[int, DecisionRequest, str | None] | None:
         """The open decision request of the current step: (index, request, deadline)."""
         record = self.current
-        if record is None or record.status != "sealed":
+        if record is None or record.status != StepStatus.SEALED:
             return None
         if len(record.requests) > len(record.decisions):
             index = len(record.decisions)
@@ -703,7 +702,7 @@ class Match(Aggregate):
         record = self.current
         if record is not None and at is not None:
             self.check_deadline(record.deadline, at, f"step {record.number}")
-        if record is None or record.status != "open":
+        if record is None or record.status != StepStatus.OPEN:
             msg = "no step is open for submissions"
             raise StepNotOpen(msg)
         if step is not None and step != record.number:
@@ -751,7 +750,7 @@ class Match(Aggregate):
         record = self.current
         if record is None or self.finished:
             return None
-        if record.status == "open" and record.deadline is not None:
+        if record.status == StepStatus.OPEN and record.deadline is not None:
             return "seal" if at > parse_time(record.deadline) else None
         pending = self.pending_request()
         if pending is not None and pending[2] is not None and at > parse_time(pending[2]):
@@ -840,7 +839,7 @@ class Match(Aggregate):
         """
         self.check_not_finished()
         record = self.current
-        if record is not None and record.status != "resolved":
+        if record is not None and record.status != StepStatus.RESOLVED:
             msg = f"step {record.number} is still {record.status}; it must resolve first"
             raise StepStillOpen(msg)
         spec = self.rules.next_step(self.state)
@@ -848,17 +847,20 @@ class Match(Aggregate):
             msg = "the match has no further step"
             raise MatchOver(msg)
         number = self.step + 1
-        source = "none"
+        source = DealSource.NONE
         dealt = Deal()
         if spec.needs_deal:
             if deal:
-                dealt, source = self.rules.check_deal(self.state, deal), "explicit"
+                dealt, source = self.rules.check_deal(self.state, deal), DealSource.EXPLICIT
             else:
-                dealt, source = self.rules.deal(self.state, self.rng(f"deal/{number}")), "seed"
+                dealt = self.rules.deal(self.state, self.rng(f"deal/{number}"))
+                source = DealSource.SEED
         elif deal:
             msg = "this step deals nothing, so it takes no deal"
             raise MatchError(msg)
-        state = self.state if source == "none" else self.rules.apply_deal(self.state, dealt)
+        state = self.state
+        if source is not DealSource.NONE:
+            state = self.rules.apply_deal(state, dealt)
         self.trigger_event(
             self.StepOpened,
             timestamp=at,
@@ -966,7 +968,7 @@ class Match(Aggregate):
             commitment, comes too late or the pick is not legal.
         """
         record = self.steps.get(step)
-        if record is None or record.status != "sealed" or record.requests:
+        if record is None or record.status != StepStatus.SEALED or record.requests:
             msg = f"step {step} is not waiting for openings"
             raise MatchError(msg)
         commitment = record.commitments.get(player)
@@ -999,19 +1001,22 @@ class Match(Aggregate):
         *,
         openings_due: bool = False,
         decision_deadline: str | None = None,
-    ) -> str:
+    ) -> Advance:
         """Carry a sealed step as far as it can go; return where it stopped.
 
-        Returns ``"openings"`` (self-custody openings awaited), ``"decision"`` (a player
-        is asked), ``"resolved"`` or ``"finished"``. With ``openings_due`` the players
-        whose openings have not arrived get the default.
+        Returns :attr:`~Advance.OPENINGS` (self-custody openings awaited),
+        :attr:`~Advance.DECISION` (a player is asked), :attr:`~Advance.RESOLVED` or
+        :attr:`~Advance.FINISHED`; :attr:`~Advance.IDLE` when no step is sealed. With
+        ``openings_due`` the players whose openings have not arrived get the default.
         """
         record = self.current
-        if record is None or record.status != "sealed":
-            return "idle" if record is None or record.status == "open" else "resolved"
+        if record is None or record.status != StepStatus.SEALED:
+            if record is None or record.status == StepStatus.OPEN:
+                return Advance.IDLE
+            return Advance.RESOLVED
         waiting = record.awaiting_openings()
         if waiting and not openings_due:
-            return "openings"
+            return Advance.OPENINGS
         for player in waiting:
             self._apply_default(record, player, "not-revealed", at)
         if self.rules.disclosure is Disclosure.ON_RESOLVE:
@@ -1030,7 +1035,7 @@ class Match(Aggregate):
                     default=outcome.default,
                     deadline=decision_deadline,
                 )
-            return "decision"
+            return Advance.DECISION
         self.trigger_event(
             self.StepResolved,
             timestamp=at,
@@ -1039,9 +1044,9 @@ class Match(Aggregate):
             view=self.rules.public_view(outcome.state),
         )
         if not self.rules.is_finished(self.state):
-            return "resolved"
+            return Advance.RESOLVED
         self._finish(at)
-        return "finished"
+        return Advance.FINISHED
 
     def decide(self, player: str, payload: Any, at: datetime, *, defaulted: bool = False) -> None:
         """Answer the pending decision request (``defaulted``: its deadline passed).

@@ -15,13 +15,13 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, OperationalError
+from eventsourcing.persistence import IntegrityError, OperationalError, Recording
 from eventsourcing.utils import register_topic
 from sqlalchemy.exc import OperationalError as SAOperationalError
 
@@ -41,6 +41,7 @@ from domain.match import (
 )
 from domain.public_log import PublicLog
 from domain.signed_note import Signer
+from domain.vocabulary import Advance, StepStatus
 from service.config import Settings
 from service.faults import StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
@@ -58,6 +59,7 @@ RETRY_SECONDS = 10.0  # how long a command keeps retrying lost save races before
 MAX_BACKOFF = 0.25  # the longest wait between two tries (jittered below it)
 STORE_BUSY = "the match is too busy right now; try again in a moment"
 TURN_STRIPES = 256  # locks that commands on the same match take turns on, per process
+STANDING_PAGE = 64  # events read at a time, newest first, to find a repeated commitment
 
 # Imported matches were service.archive's until issue 15; events stored then name it there.
 register_topic(LEGACY_TOPIC, ImportedMatch)
@@ -158,7 +160,7 @@ class DealerRoom(Application[UUID]):
         """
         key = self.match_key(match_id)
         try:
-            match = self.repository.get(key)
+            match: object = self.repository.get(key)
         except AggregateNotFoundError:
             msg = f"no match {key}"
             raise NotFound(msg) from None
@@ -174,10 +176,18 @@ class DealerRoom(Application[UUID]):
         return match
 
     def _command(self, match_id: str | UUID, who: str, command: Callable[[Match], T]) -> T:
+        """Run ``command`` on the match and save, retrying conflicting saves (see
+        :meth:`_recorded_command`); return what the command returned."""
+        return self._recorded_command(match_id, who, command)[0]
+
+    def _recorded_command(
+        self, match_id: str | UUID, who: str, command: Callable[[Match], T]
+    ) -> tuple[T, list[Recording[UUID]]]:
         """Run ``command`` on the match and save, retrying conflicting saves.
 
-        A command that raises records nothing. One that triggers no event (an idempotent
-        repeat) returns without saving.
+        Return what the command returned and the recordings of what was saved. A command
+        that raises records nothing. One that triggers no event (an idempotent repeat)
+        returns without saving, and no recordings.
 
         Within a process, commands on the same match take turns on a lock, so only saves
         from other processes can conflict. Without it, threads commanding one match (players
@@ -203,17 +213,17 @@ class DealerRoom(Application[UUID]):
                     before = match.version
                     result = command(match)
                     if match.version == before:
-                        return result
+                        return result, []
                     mark = self.recorder.max_notification_id()
                     try:
-                        self.save(match)
+                        recordings = self.save(match)
                     except (IntegrityError, OperationalError, SAOperationalError) as exc:
                         # Retry a lost race, or a lock others are committing through; a lock
                         # held still (or a store down) is answered now, not in a minute.
                         if not is_conflict(exc) and not store_moved(self.recorder, mark):
                             raise StoreUnavailable(STORE_BUSY) from exc
                     else:
-                        return result
+                        return result, recordings
                 backoff = min(MAX_BACKOFF, 0.005 * 2 ** min(attempt, 10))
                 time.sleep(random.uniform(0, backoff))  # noqa: S311 - jitter
             raise StoreUnavailable(STORE_BUSY)
@@ -282,7 +292,8 @@ class DealerRoom(Application[UUID]):
             if len(seed_bytes) != SEED_SIZE:
                 msg = "a seed is 64 hex digits (32 bytes)"
                 raise MatchError(msg)
-        players = check_player_names(players)  # PRECIS, unique, no look-alikes, safe in links
+        # PRECIS, unique, no look-alikes, safe in links (and a list or tuple: checked there)
+        players = check_player_names(cast("list[str]", players))
         custody = {_as_name(p): mode for p, mode in (custody or {}).items()}
         player_keys = {_as_name(p): key for p, key in (player_keys or {}).items()}
         host_token = secrets.token_urlsafe(32)
@@ -384,7 +395,7 @@ class DealerRoom(Application[UUID]):
         """The match as it stands, read-only (``None`` for no match of this service)."""
         try:
             key = self.match_key(match_id)
-            found = self.repository.get(key, deepcopy_from_cache=False)
+            found: object = self.repository.get(key, deepcopy_from_cache=False)
         except (NotFound, AggregateNotFoundError):
             return None
         return found if isinstance(found, Match) else None  # an import is read-only
@@ -432,8 +443,8 @@ class DealerRoom(Application[UUID]):
         """
         salt_bytes = self.random_bytes(32) if salt is None else salt_from_hex(salt)
 
-        def command(match: Match) -> dict[str, Any]:
-            commitment = match.submit_sealed(
+        def command(match: Match) -> str:
+            return match.submit_sealed(
                 player,
                 payload,
                 salt_bytes,
@@ -442,37 +453,53 @@ class DealerRoom(Application[UUID]):
                 signature=signature,
                 client_salt=salt is not None,
             )
-            return self._submitted(match, player, commitment)
 
-        return self._with_receipt(match_id, self._command(match_id, player, command))
+        commitment, saved = self._recorded_command(match_id, player, command)
+        return self._submitted(match_id, player, commitment, saved)
 
-    @staticmethod
-    def _submitted(match: Match, player: str, commitment: str) -> dict[str, Any]:
-        """The answer to a submission, with the commitment's event while it is unsaved."""
-        record = match.steps[match.step]
-        new = [e for e in match.pending_events if isinstance(e, Match.SubmissionCommitted)]
+    def _submitted(
+        self, match_id: str, player: str, commitment: str, saved: list[Recording[UUID]]
+    ) -> dict[str, Any]:
+        """The answer to a submission: the commitment and the receipt of its record.
+
+        A new commitment's record is the one just saved; only an identical repeat (which
+        saved nothing) reads the event that stands back from the store.
+        """
+        key = self.match_key(match_id)
+        new = [e for r in saved if isinstance(e := r.domain_event, Match.SubmissionCommitted)]
+        event = new[-1] if new else self._standing_commitment(key, player, commitment)
+        self.index.catch_up()
         return {
-            "step": match.step,
+            "step": event.step,
             "player": player,
             "commitment": commitment,
             "unchanged": not new,
-            "seq": record.commitment_seqs[player],
-            "event": new[-1] if new else None,
+            "receipt": self.tlog.receipt(str(key), public_record(event)),
         }
 
-    def _with_receipt(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
-        """Replace the commitment's log position by the receipt of its record.
+    def _standing_commitment(
+        self, key: UUID, player: str, commitment: str
+    ) -> Match.SubmissionCommitted:
+        """The latest stored event that committed ``player`` to ``commitment``.
 
-        A new commitment's record comes from the event just saved; only an identical
-        repeat (which saved nothing) reads its earlier event back from the store.
+        A repeat comes while its step is open, so the event is among the latest: the log
+        is read backwards, a page at a time.
         """
-        seq = result.pop("seq")
-        event = result.pop("event")
-        key = self.match_key(match_id)
-        if event is None:
-            (event,) = self.events.get(key, gt=seq, lte=seq + 1)  # versions are seq + 1
-        self.index.catch_up()
-        return {**result, "receipt": self.tlog.receipt(str(key), public_record(event))}
+        below: int | None = None
+        while below is None or below > 0:
+            page = list(self.events.get(key, lte=below, desc=True, limit=STANDING_PAGE))
+            for event in page:
+                if (
+                    isinstance(event, Match.SubmissionCommitted)
+                    and event.player == player
+                    and event.commitment == commitment
+                ):
+                    return event
+            if len(page) < STANDING_PAGE:
+                break
+            below = page[-1].originator_version - 1
+        msg = f"no stored commitment {commitment} of {player} in match {key}"
+        raise LookupError(msg)  # the command just found it standing: a store fault
 
     def submit_commitment(
         self,
@@ -485,51 +512,51 @@ class DealerRoom(Application[UUID]):
     ) -> dict[str, Any]:
         """A self-custody player sends only the commitment."""
 
-        def command(match: Match) -> dict[str, Any]:
-            value = match.submit_commitment(
+        def command(match: Match) -> str:
+            return match.submit_commitment(
                 player, commitment, self.now(), step=step, signature=signature
             )
-            return self._submitted(match, player, value)
 
-        return self._with_receipt(match_id, self._command(match_id, player, command))
+        value, saved = self._recorded_command(match_id, player, command)
+        return self._submitted(match_id, player, value, saved)
 
     def open_commitment(
         self, match_id: str, player: str, step: int, payload: Any, salt: str
-    ) -> str:
+    ) -> Advance:
         """A self-custody player opens a commitment; resolution goes on when all have."""
 
-        def command(match: Match) -> str:
+        def command(match: Match) -> Advance:
             match.open_commitment(player, step, payload, salt, self.now())
             return self._advance(match)
 
         return self._command(match_id, player, command)
 
-    def seal(self, match_id: str, *, who: str = HOST) -> str:
+    def seal(self, match_id: str, *, who: str = HOST) -> Advance:
         """Seal the open step and carry resolution as far as it goes."""
 
-        def command(match: Match) -> str:
+        def command(match: Match) -> Advance:
             match.seal(self.now())
             return self._advance(match)
 
         return self._command(match_id, who, command)
 
-    def force_openings(self, match_id: str, *, who: str = HOST) -> str:
+    def force_openings(self, match_id: str, *, who: str = HOST) -> Advance:
         """Give the default to self-custody players who have not opened, and resolve."""
         return self._command(match_id, who, lambda m: self._advance(m, openings_due=True))
 
-    def decide(self, match_id: str, player: str, payload: Any) -> str:
+    def decide(self, match_id: str, player: str, payload: Any) -> Advance:
         """A player answers the decision asked of them."""
 
-        def command(match: Match) -> str:
+        def command(match: Match) -> Advance:
             match.decide(player, payload, self.now())
             return self._advance(match)
 
         return self._command(match_id, player, command)
 
-    def apply_decision_default(self, match_id: str, *, who: str = HOST) -> str:
+    def apply_decision_default(self, match_id: str, *, who: str = HOST) -> Advance:
         """Apply the default answer to the pending decision now (the host's call)."""
 
-        def command(match: Match) -> str:
+        def command(match: Match) -> Advance:
             pending = match.pending_request()
             if pending is None:
                 msg = "no decision is pending"
@@ -539,7 +566,7 @@ class DealerRoom(Application[UUID]):
 
         return self._command(match_id, who, command)
 
-    def _advance(self, match: Match, *, openings_due: bool = False) -> str:
+    def _advance(self, match: Match, *, openings_due: bool = False) -> Advance:
         deadline = format_time(self.now() + self.decision_window)
         return match.advance(self.now(), openings_due=openings_due, decision_deadline=deadline)
 
@@ -560,7 +587,7 @@ class DealerRoom(Application[UUID]):
     def _expire_step(self, match_id: str) -> str:
         def command(match: Match) -> str:
             record = match.current
-            if record is None or record.status != "open" or record.deadline is None:
+            if record is None or record.status != StepStatus.OPEN or record.deadline is None:
                 return "nothing due"
             if parse_time(record.deadline) > self.now():
                 return "not yet"
@@ -595,7 +622,8 @@ class DealerRoom(Application[UUID]):
         if imported is not None:
             return imported.records()[start:]
         key = self.match_key(match_id)
-        records = [public_record(e) for e in self.events.get(key, gt=start)]  # version = seq + 1
+        events = cast("Iterator[Match.Event]", self.events.get(key, gt=start))  # version = seq + 1
+        records = [public_record(e) for e in events]
         if not records and (start == 0 or not list(self.events.get(key, lte=1))):
             msg = f"no match {key}"
             raise NotFound(msg)
@@ -631,7 +659,7 @@ class DealerRoom(Application[UUID]):
         if record is not None and player in record.openings:
             own = {"step": record.number, "pick": record.openings[player]["payload"]}
         default = None
-        if record is not None and record.status == "open" and player in record.submitters:
+        if record is not None and record.status == StepStatus.OPEN and player in record.submitters:
             default = match.rules.default_pick(record.state_at_open, player)
         return {"view": match.private_view(player), "current_pick": own, "default_pick": default}
 
@@ -656,7 +684,9 @@ class DealerRoom(Application[UUID]):
                 "submitters": list(record.submitters),
                 "submitted": [p for p in record.submitters if p in record.commitments],
                 "missing": [p for p in record.submitters if p not in record.commitments],
-                "awaiting_openings": record.awaiting_openings() if record.status == "sealed" else [],
+                "awaiting_openings": (
+                    record.awaiting_openings() if record.status == StepStatus.SEALED else []
+                ),
                 "decision": None,
             }
             pending = match.pending_request()
@@ -688,7 +718,9 @@ class DealerRoom(Application[UUID]):
             return imported.checkpoint(size)
         return self.tlog.checkpoint(self._logged_key(match_id), size)
 
-    def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
+    def consistency(
+        self, match_id: str, old_size: int, new_size: int | None = None
+    ) -> dict[str, Any]:
         """The latest (or ``new_size``) checkpoint with a proof that it extends ``old_size``."""
         imported = self.imported(match_id)
         if imported is not None:
