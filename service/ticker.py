@@ -73,7 +73,7 @@ class Ticker:
         """Apply the passed deadlines once; a failure is logged, never raised."""
         try:
             self.room.tick()
-        except Exception:  # noqa: BLE001 - a failed tick is retried on the next one
+        except Exception:  # a failed tick is logged and retried on the next one
             log.exception("deadline tick failed")
 
     def _loop(self) -> None:
