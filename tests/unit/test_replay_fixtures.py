@@ -27,7 +27,7 @@ import pytest
 from domain.commitment import canonical_match_id
 from domain.fairrand import Rng
 from domain.rules import get_rules
-from domain.rules.base import Resolution
+from domain.rules.base import play_step
 from domain.signed_note import Signer
 from replay.bundle import (
     build_bundle,
@@ -85,27 +85,25 @@ def bot_scenario(  # noqa: PLR0913
     while (spec := rules.next_step(state)) is not None:
         number += 1
         step: dict[str, Any] = {}
-        if spec.needs_deal:
-            if number in rigged:
-                deal = rules.deal(state, Rng(BOT_SEED, text_id, f"rigged/{number}"))
-                step["deal"] = rules.scenario_deal(deal)
-            else:
-                deal = rules.deal(state, Rng(seed, text_id, f"deal/{number}", entropy or {}))
-            state = rules.apply_deal(state, deal)
-        picks = {
-            p: rules.bot_pick(state, p, Rng(BOT_SEED, text_id, f"bot/{number}/{p}"))
-            for p in spec.submitters
-        }
+        if spec.needs_deal and number in rigged:
+            rigged_deal = rules.deal(state, Rng(BOT_SEED, text_id, f"rigged/{number}"))
+            step["deal"] = rules.scenario_deal(rigged_deal)
+        picks: dict[str, Any] = {}
+
+        def bot(
+            state: dict[str, Any], player: str, n: int = number, chosen: dict[str, Any] = picks
+        ) -> Any:
+            """The rules' bot pick, kept for the scenario."""
+            rng = Rng(BOT_SEED, text_id, f"bot/{n}/{player}")
+            chosen[player] = rules.bot_pick(state, player, rng)
+            return chosen[player]
+
+        def stream(purpose: str, n: int = number) -> Rng:
+            return Rng(seed, text_id, f"{purpose}/{n}", entropy or {})
+
+        played = play_step(rules, state, stream, deal=step.get("deal"), submit=bot)
         step["submit"] = picks
-        decisions: list[Any] = []
-        while not isinstance(
-            out := rules.resolve(
-                state, picks, decisions, Rng(seed, text_id, f"resolve/{number}", entropy or {})
-            ),
-            Resolution,
-        ):
-            decisions.append(out.default)
-        state = out.state
+        state = played.resolution.state
         steps.append(step)
     return {
         "game": game,
