@@ -80,6 +80,7 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("/new", "GET"): Route("public"),
     ("/check", "GET"): Route("public"),
     ("/static/<path:filename>", "GET"): Route("public"),
+    ("/games/<game>/static/<path:filename>", "GET"): Route("public"),
     ("/matches/<match_id>", "GET"): Route("public"),
     ("/matches/<match_id>/picture", "GET"): Route("public", query="?at=0"),
     ("/matches/<match_id>/host", "GET"): Route("host-page"),
@@ -261,6 +262,8 @@ def matrix_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
 
 def _url(rule: str, route: Route, scene: Scene) -> str:
     url = rule.replace("<match_id>", scene.match_id).replace("<player>", scene.player)
+    if rule.startswith("/games/"):  # a game's dealer-room controls
+        return url.replace("<game>", "vote").replace("<path:filename>", "controls.js")
     return url.replace("<path:filename>", "site.css") + route.query
 
 
