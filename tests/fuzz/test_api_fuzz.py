@@ -127,6 +127,11 @@ class World:
             self.room.open_step(self.other["id"], seconds=600)
         if not self.fresh or self.room.status(self.fresh["id"])["step"] is not None:
             self.fresh = self.new_match()
+        for player in PLAYERS:  # the fuzzer may have re-invited a seat: claim it back
+            if self.room.role_of(self.live["id"], self.live[player]) != player:
+                invite = self.room.reinvite(self.live["id"], player)["invite"]
+                self.live[player] = self.room.claim(self.live["id"], player, invite)["token"]
+                self.sessions = {}
         for _ in range(4):
             status = self.room.status(self.live["id"])
             step = status["step"]
