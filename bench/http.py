@@ -138,13 +138,13 @@ class Phase:
 
     def quantile(self, q: int) -> float:
         """The ``q``-th percentile latency in seconds."""
-        if len(self.latencies) < 2:  # noqa: PLR2004
+        if len(self.latencies) < 2:
             return self.latencies[0] if self.latencies else float("nan")
         return statistics.quantiles(self.latencies, n=100, method="inclusive")[q - 1]
 
     def line(self, what: str, unit: str) -> str:
         """One line: rate, p50, p99, and any answer that was not a success."""
-        bad = {s: n for s, n in self.statuses.items() if not 200 <= s < 300}  # noqa: PLR2004
+        bad = {s: n for s, n in self.statuses.items() if not 200 <= s < 300}
         others = "".join(f"  {n} x {s} ({self.errors.get(s)!r})" for s, n in bad.items())
         if self.unanswered:
             others += f"  unanswered: {self.unanswered}"
@@ -189,7 +189,7 @@ def drive(
                 continue
             with lock:
                 phase.statuses[status] = phase.statuses.get(status, 0) + 1
-                if not 200 <= status < 300:  # noqa: PLR2004
+                if not 200 <= status < 300:
                     phase.errors.setdefault(status, str(detail))
                     continue
                 phase.latencies.append(took)
@@ -216,16 +216,16 @@ class Players:
             players = CANDIDATES[: min(PLAYERS_PER_MATCH, clients - first)]
             body = {"game": "vote", "players": players, "options": {"candidates": CANDIDATES}}
             created = api.post("/api/matches", body)
-            assert created.status == 201, created.body  # noqa: PLR2004
+            assert created.status == 201, created.body
             mid = created.body["match_id"]
             opened = api.post(
                 f"/api/matches/{mid}/steps", {"seconds": 86400}, created.body["host_token"]
             )
-            assert opened.status == 201, opened.body  # noqa: PLR2004
+            assert opened.status == 201, opened.body
             for player, invite in created.body["invites"].items():
                 claim = f"/api/matches/{mid}/players/{player}/claim"
                 claimed = api.post(claim, {"invite": invite})
-                assert claimed.status == 201, claimed.body  # noqa: PLR2004
+                assert claimed.status == 201, claimed.body
                 self.seats.append((mid, player, claimed.body["token"]))
 
     def submit(self, client: int, n: int) -> tuple[int, Any]:

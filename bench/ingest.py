@@ -28,12 +28,12 @@ from eventsourcing.domain import Aggregate, event
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from service.application import DealerRoom
 from service.bootstrap import bootstrap
 from service.config import Settings
 from service.sqlite_pragmas import SYNCHRONOUS_LEVELS, tune_sqlite
 
 if TYPE_CHECKING:
+    from service.application import DealerRoom
     from collections.abc import Iterator, Sequence
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--synchronous", choices=SYNCHRONOUS_LEVELS, default="FULL",
                         help="SQLite's fsync level (DEALERROOM_SQLITE_SYNCHRONOUS)")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.events < 1 or args.players < 2:  # noqa: PLR2004 - a vote needs two candidates
+    if args.events < 1 or args.players < 2:
         parser.error("--events is at least 1 and --players at least 2")
     explicit = args.postgres is not None
     if not explicit:

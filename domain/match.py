@@ -42,7 +42,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
-from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
@@ -76,6 +75,7 @@ from domain.submission_signing import (
 from domain.vocabulary import Advance, Custody, DealSource, StepStatus
 
 if TYPE_CHECKING:
+    from uuid import UUID
     from collections.abc import Mapping, Sequence
 
 actor: ContextVar[str] = ContextVar("actor", default="system")
@@ -875,7 +875,7 @@ class Match(Aggregate):
         )
         return number
 
-    def submit_sealed(  # noqa: PLR0913
+    def submit_sealed(
         self,
         player: str,
         payload: Any,
@@ -1062,8 +1062,10 @@ class Match(Aggregate):
         record = self.steps[self.step]
         if not defaulted:
             self.check_deadline(deadline, at, "this decision")
-        answer = request.default if defaulted else self.rules.check_decision(
-            record.state_at_open, request, payload
+        answer = (
+            request.default
+            if defaulted
+            else self.rules.check_decision(record.state_at_open, request, payload)
         )
         self.trigger_event(
             self.DecisionMade,
@@ -1091,7 +1093,7 @@ class Match(Aggregate):
                     raise DeadlinePassed(msg)
                 return
 
-    def _commit(  # noqa: PLR0913
+    def _commit(
         self,
         record: StepRecord,
         player: str,
@@ -1132,7 +1134,10 @@ class Match(Aggregate):
             if opening is None or player in record.revealed or player in record.defaults:
                 continue
             commitment = commit(
-                self.match_id, record.number, player, opening["payload"],
+                self.match_id,
+                record.number,
+                player,
+                opening["payload"],
                 bytes.fromhex(opening["salt"]),
             )
             if commitment != record.commitments[player]:
@@ -1238,8 +1243,8 @@ __all__ = [
     "RulesError",
     "SeatTaken",
     "StepNotOpen",
-    "StepStillOpen",
     "StepRecord",
+    "StepStillOpen",
     "actor",
     "format_time",
     "parse_time",

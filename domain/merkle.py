@@ -606,7 +606,8 @@ class MerkleLog:
 
     def _range_hash(self, lo: int, hi: int) -> bytes:
         """Return ``MTH`` of leaves ``[lo, hi)``, where ``lo`` is a multiple of a power of two
-        at least ``hi - lo`` (true of every node of an RFC 6962 tree)."""
+        at least ``hi - lo`` (true of every node of an RFC 6962 tree).
+        """
         if hi == lo:
             return EMPTY_ROOT
         # The range splits into complete subtrees of decreasing size, all stored.

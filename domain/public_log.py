@@ -312,9 +312,11 @@ class PublicLog:
             self.status = status
 
     def _set(self, step: PublicStep) -> None:
-        self.current = step if self.current is not None and (
-            self.current.number == step.number
-        ) else self.current
+        self.current = (
+            step
+            if self.current is not None and (self.current.number == step.number)
+            else self.current
+        )
         with suppress(TypeError):  # an unhashable number in a forged record
             self.steps[step.number] = step
 
@@ -554,7 +556,11 @@ def _decision_made(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -
     if step is None:
         return
     entry = Decision(
-        data.get("index"), data.get("player"), data.get("payload"), data.get("defaulted"), seq,
+        data.get("index"),
+        data.get("player"),
+        data.get("payload"),
+        data.get("defaulted"),
+        seq,
     )
     log._set(_with(step, decisions=(*step.decisions, entry)))  # noqa: SLF001
 

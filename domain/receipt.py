@@ -118,7 +118,9 @@ def check_extension(
     """
     newer = open_signed_checkpoint(later_note, key, origin, "the later checkpoint")
     try:
-        verify_consistency(checkpoint.size, newer.size, checkpoint.root_hash, newer.root_hash, proof)
+        verify_consistency(
+            checkpoint.size, newer.size, checkpoint.root_hash, newer.root_hash, proof
+        )
     except ProofError as exc:
         msg = (
             f"the log at size {newer.size} does not extend the receipt's checkpoint at size "
@@ -128,9 +130,7 @@ def check_extension(
     return newer
 
 
-def later_checkpoint(
-    match_id: str, old_size: int, note: str, proof: list[str]
-) -> dict[str, Any]:
+def later_checkpoint(match_id: str, old_size: int, note: str, proof: list[str]) -> dict[str, Any]:
     """The later checkpoint object, the one shape every writer writes.
 
     ``{"format": "dealerroom/consistency/v1", "match_id", "old_size", "checkpoint": <signed
@@ -159,7 +159,7 @@ def read_later(
 
     :raises ReceiptError: naming the first thing that does not fit.
     """
-    if not isinstance(later, dict) or not _LEGACY_LATER_KEYS <= later.keys():
+    if not isinstance(later, dict) or not later.keys() >= _LEGACY_LATER_KEYS:
         msg = (
             f'a later checkpoint is {{"format": "{CONSISTENCY_FORMAT}", "match_id", "old_size", '
             '"checkpoint": signed note, "consistency_proof": [base64 hashes]}'

@@ -61,20 +61,25 @@ _TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "MatchCreated": _match_created,
     "SeedCommitted": lambda d: f"host seed committed: hash {str(d.get('seed_hash', ''))[:16]}…",
     "SeatClaimed": _seat_claimed,
-    "SeatReinvited": lambda d: f"the host issued a new invite for {d.get('player')}'s seat; "
-    "the old one and its credential no longer work",
-    "PlayerJoined": lambda d: f"{d.get('player')} joined"
-    + (" with entropy" if d.get("entropy") else ""),
+    "SeatReinvited": lambda d: (
+        f"the host issued a new invite for {d.get('player')}'s seat; "
+        "the old one and its credential no longer work"
+    ),
+    "PlayerJoined": lambda d: (
+        f"{d.get('player')} joined" + (" with entropy" if d.get("entropy") else "")
+    ),
     "StepOpened": _step_opened,
-    "SubmissionCommitted": lambda d: f"{d.get('player')} committed"
-    + (" (amended)" if d.get("supersedes") else ""),
+    "SubmissionCommitted": lambda d: (
+        f"{d.get('player')} committed" + (" (amended)" if d.get("supersedes") else "")
+    ),
     "StepSealed": _step_sealed,
     "DefaultApplied": lambda d: f"{d.get('player')} gets the default ({d.get('reason')})",
     "OpeningReceived": lambda d: f"{d.get('player')} opened their commitment",
     "SubmissionRevealed": lambda d: f"{d.get('player')} revealed",
     "DecisionRequested": lambda d: f"{d.get('player')} is asked: {d.get('kind')}",
-    "DecisionMade": lambda d: f"{d.get('player')} decided"
-    + (" (default)" if d.get("defaulted") else ""),
+    "DecisionMade": lambda d: (
+        f"{d.get('player')} decided" + (" (default)" if d.get("defaulted") else "")
+    ),
     "StepResolved": lambda d: f"step {d.get('step')} resolved",
     "MatchFinished": lambda _: "the match finished",
     "DealRevealed": lambda d: f"the private deal of step {d.get('step')} is disclosed",

@@ -70,7 +70,7 @@ def sign_submission(
     return base64.b64encode(key.sign(message)).decode()
 
 
-def check_submission_signature(  # noqa: PLR0913
+def check_submission_signature(
     key_text: str, signature: object, match_id: str, step: int, player: str, commitment: str
 ) -> None:
     """:raises SignatureError: unless ``signature`` is the player's signature of the commitment."""

@@ -153,14 +153,14 @@ class ReplayContext:
         return not self.disclosed.finished
 
 
-class SeedSealed(Exception):  # noqa: N818 - a signal, not an error
+class SeedSealed(Exception):
     """A draw was needed while the seed is still sealed."""
 
 
 class _SealedRng(Rng):
     """An :class:`~domain.fairrand.Rng` stand-in that raises when anything is drawn."""
 
-    def __init__(self, purpose: str) -> None:  # noqa: D107 - no seed to check
+    def __init__(self, purpose: str) -> None:
         self.purpose = purpose
 
     def read(self, n: int) -> bytes:

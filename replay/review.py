@@ -41,8 +41,8 @@ class ReviewError(UserError):
 def check_player(match: MatchReplay | Sequence[Mapping[str, Any]], player: str) -> None:
     """:raises ReviewError: unless ``player`` is a player of the match (a board or records)."""
     try:
-        context = match.context if isinstance(match, MatchReplay) else (
-            ReplayContext.from_records(match)
+        context = (
+            match.context if isinstance(match, MatchReplay) else (ReplayContext.from_records(match))
         )
     except ReplayError as exc:
         raise ReviewError(str(exc)) from None
@@ -120,7 +120,7 @@ def parse_what_if(spec: str) -> tuple[int, str, Any]:
     step_text, colon, rest = spec.partition(":")
     player, equals, payload_text = rest.partition("=")
     if not colon or not equals:
-        msg = f"what-if {_shown(spec)} is not STEP:PLAYER=JSON, e.g. 3:ana={{\"card\": 11}}"
+        msg = f'what-if {_shown(spec)} is not STEP:PLAYER=JSON, e.g. 3:ana={{"card": 11}}'
         raise ReviewError(msg)
     digits = step_text.isascii() and step_text.isdigit() and len(step_text) <= 19  # noqa: PLR2004
     step = int(step_text) if digits else 0
@@ -150,9 +150,7 @@ def _cell(value: Any, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def what_if_table(
-    result: WhatIf, *, where: int = 36, width: int = 30, limit: int = 8
-) -> list[str]:
+def what_if_table(result: WhatIf, *, where: int = 36, width: int = 30, limit: int = 8) -> list[str]:
     """The what-if side by side: per step, where the recorded and the new course differ.
 
     One block per step, marked ``=`` when its outcome and public view are the recorded

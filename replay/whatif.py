@@ -194,7 +194,7 @@ def what_if(
     return WhatIf(step, player, payload, tuple(comparisons), first, original_result, new_result)
 
 
-class _IllegalChange(Exception):  # noqa: N818 - carries the what-if's own message out
+class _IllegalChange(Exception):
     """The changed pick is not legal where it is made."""
 
 

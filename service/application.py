@@ -15,9 +15,8 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, TYPE_CHECKING
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -42,7 +41,6 @@ from domain.match import (
 from domain.public_log import PublicLog
 from domain.signed_note import Signer
 from domain.vocabulary import Advance, StepStatus
-from service.config import Settings
 from service.faults import StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
 from service.keys import check_keys
@@ -50,6 +48,10 @@ from service.names import check_player_name, check_player_names
 from service.readmodel import MatchIndex
 from service.sealing import SealedTranscoding
 from service.sqlite_pragmas import tune_sqlite
+
+if TYPE_CHECKING:
+    from service.config import Settings
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
 T = TypeVar("T")
 
@@ -177,7 +179,8 @@ class DealerRoom(Application[UUID]):
 
     def _command(self, match_id: str | UUID, who: str, command: Callable[[Match], T]) -> T:
         """Run ``command`` on the match and save, retrying conflicting saves (see
-        :meth:`_recorded_command`); return what the command returned."""
+        :meth:`_recorded_command`); return what the command returned.
+        """
         return self._recorded_command(match_id, who, command)[0]
 
     def _recorded_command(
@@ -262,7 +265,7 @@ class DealerRoom(Application[UUID]):
 
     # ------------------------------------------------------------------ use cases
 
-    def create_match(  # noqa: PLR0913
+    def create_match(
         self,
         game: str,
         players: Sequence[str],
@@ -383,8 +386,8 @@ class DealerRoom(Application[UUID]):
             return False
         tag = self.grants.credential(key, role, grant_id, self.now())
         current = self.credential_of(key, role)
-        return tag is not None and current is not None and hmac.compare_digest(
-            tag, made_from(current)
+        return (
+            tag is not None and current is not None and hmac.compare_digest(tag, made_from(current))
         )
 
     def revoke_grants(self, match_id: str, grant_ids: list[str]) -> None:
@@ -425,7 +428,7 @@ class DealerRoom(Application[UUID]):
             match_id, HOST, lambda m: m.open_step(self.now(), deadline=deadline, deal=deal)
         )
 
-    def submit(  # noqa: PLR0913
+    def submit(
         self,
         match_id: str,
         player: str,

@@ -15,7 +15,7 @@ from eventsourcing import persistence
 RETRY_AFTER_SECONDS = 1
 
 
-class StoreUnavailable(RuntimeError):  # noqa: N818 - reads as the answer: 503
+class StoreUnavailable(RuntimeError):
     """The event store cannot take this request now (locked by another writer, or down)."""
 
 

@@ -18,7 +18,6 @@ import json
 import logging
 import threading
 from contextlib import contextmanager
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
@@ -44,6 +43,7 @@ from service.sqlite_pragmas import BUSY_TIMEOUT_MS
 from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
+    from datetime import datetime
     from collections.abc import Callable, Iterator, Sequence
 
     from eventsourcing.persistence import Notification
@@ -278,9 +278,7 @@ class MatchIndex:
                 "due_at": deadline and parse_time(deadline),
                 "due_kind": due_kind and str(due_kind),
             }
-        conn.execute(
-            update(self.index).where(self.index.c.match_id == match_id).values(**values)
-        )
+        conn.execute(update(self.index).where(self.index.c.match_id == match_id).values(**values))
 
     def _apply_import(self, conn: Connection, event: ImportedMatch.Event) -> None:
         """An imported match: a row in the index (never due) and one saying where from."""

@@ -202,9 +202,7 @@ class SealingMapper(Mapper[Any]):
         try:
             return super().to_domain_event(stored_event)
         except MapperDeserialisationError as exc:
-            where = (
-                f"event {stored_event.originator_version} of match {stored_event.originator_id}"
-            )
+            where = f"event {stored_event.originator_version} of match {stored_event.originator_id}"
             if isinstance(exc.__cause__, SealingError):
                 msg = f"{exc.__cause__} ({where})"
                 raise SealingError(msg) from exc.__cause__

@@ -9,13 +9,13 @@ state after the step. Every error names the step and the player it concerns.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from domain.errors import UserError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
     from service.application import DealerRoom
 
 SCENARIO_KEYS = {"game", "options", "players", "seed", "steps", "custody"}
@@ -85,9 +85,7 @@ def check_scenario(scenario: Any) -> None:
                 raise ScenarioError(msg)
 
 
-def run_scenario(
-    app: DealerRoom, scenario: Mapping[str, Any]
-) -> Iterator[dict[str, Any]]:
+def run_scenario(app: DealerRoom, scenario: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
     """Play ``scenario`` through ``app``; yield ``{"match_id"}`` first, then each step's line.
 
     :raises ScenarioError: naming the step and player at fault.

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
 
-
 class ProofRequestError(UserError):
     """A proof was asked for sizes or an index the log does not have."""
 
@@ -180,11 +179,15 @@ class TransparencyLog:
             ).all()
         return [{"size": int(size), "note": note} for size, note in rows]
 
-    def _proof(self, match_id: str, size: int, make: Callable[[MerkleLog], list[bytes]]) -> list[str]:
+    def _proof(
+        self, match_id: str, size: int, make: Callable[[MerkleLog], list[bytes]]
+    ) -> list[str]:
         with self._lock, self.engine.connect() as conn:
             return [b64(h) for h in make(self._tree(conn, match_id, size))]
 
-    def consistency(self, match_id: str, old_size: int, new_size: int | None = None) -> dict[str, Any]:
+    def consistency(
+        self, match_id: str, old_size: int, new_size: int | None = None
+    ) -> dict[str, Any]:
         """The later checkpoint: a newer signed checkpoint and the proof that it extends the
         one at ``old_size`` (:func:`domain.receipt.later_checkpoint`, the one shape written).
 
@@ -198,7 +201,9 @@ class TransparencyLog:
         note = self.checkpoint(match_id, new_size)["note"]
         return later_checkpoint(match_id, old_size, note, proof)
 
-    def receipt(self, match_id: str, record: dict[str, Any], size: int | None = None) -> dict[str, Any]:
+    def receipt(
+        self, match_id: str, record: dict[str, Any], size: int | None = None
+    ) -> dict[str, Any]:
         """A receipt for one record: its leaf, an inclusion proof and a signed checkpoint."""
         size, note = self._latest(match_id) if size is None else (size, None)
         if record["seq"] >= size:

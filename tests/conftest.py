@@ -10,19 +10,21 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 from sqlalchemy import create_engine, text
 
-from service.application import DealerRoom
 from service.archive import Archive
 from service.bootstrap import Services, bootstrap
 from service.config import Settings
 from web.errors import UNEXPECTED
 from web.extension import replay_bundles
+
+if TYPE_CHECKING:
+    from service.application import DealerRoom
+    from collections.abc import Iterator
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "fixtures" / "scenarios"

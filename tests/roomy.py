@@ -4,12 +4,14 @@ fsync relaxed (``NORMAL``: durable across a crash of the process, which is all a
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
-from flask import Flask
 
 from web import create_app
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from pathlib import Path
 
 
 def roomy_app(instance: Path, **config: Any) -> Flask:

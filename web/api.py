@@ -288,7 +288,9 @@ def force_openings(match_id: str) -> Any:
 def default_decision(match_id: str) -> Any:
     """The host applies the default to the pending decision (as its deadline would)."""
     mid = _as_host(match_id)
-    return jsonify({"result": service().apply_decision_default(mid), "status": service().status(mid)})
+    return jsonify(
+        {"result": service().apply_decision_default(mid), "status": service().status(mid)}
+    )
 
 
 # ---------------------------------------------------------------------- players

@@ -12,13 +12,11 @@ import os
 import socket
 import sys
 import tempfile
-from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import click
-from flask import Flask
 from flask.cli import FlaskGroup, with_appcontext
 from werkzeug.serving import run_simple
 
@@ -29,6 +27,10 @@ from service.config import ConfigError
 from service.simulate import ScenarioError, check_scenario, run_scenario
 from web import create_app
 from web.extension import archive, service, services
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from collections.abc import Iterator
 
 
 class CliError(click.ClickException):
@@ -143,11 +145,15 @@ def open_these(app: Flask, base: str, live: list[dict[str, Any]]) -> list[str]:
     from flask import url_for  # noqa: PLC0415
 
     with app.test_request_context(base_url=base):
-        lines = [f"open {url_for('pages.index', _external=True)}  (every match; host a new one at /new)"]
+        lines = [
+            f"open {url_for('pages.index', _external=True)}  (every match; host a new one at /new)"
+        ]
         for match in live:
             mid = match["match_id"]
             lines.append(f"live demo: {match['game']} (step 1 open)")
-            lines.append(f"  timeline     {url_for('pages.timeline', match_id=mid, _external=True)}")
+            lines.append(
+                f"  timeline     {url_for('pages.timeline', match_id=mid, _external=True)}"
+            )
             host = url_for("pages.host", match_id=mid, _external=True)
             lines.append(f"  host console {host}#{match['host_token']}")
             seats = match.get("seats", {})
@@ -208,8 +214,12 @@ def receipt_group() -> None:
 
 @receipt_group.command("check")
 @click.argument("receipt_file")
-@click.option("--against", "against", default=None,
-              help="A later checkpoint with its consistency proof (from `dealerroom checkpoint --from`).")
+@click.option(
+    "--against",
+    "against",
+    default=None,
+    help="A later checkpoint with its consistency proof (from `dealerroom checkpoint --from`).",
+)
 @click.option("--key", "key", default=None, help="The host's verifier key, obtained out of band.")
 def receipt_check_command(receipt_file: str, against: str | None, key: str | None) -> None:
     """Verify a receipt: its record is in the signed log (and still in a later checkpoint)."""
@@ -226,13 +236,20 @@ def receipt_check_command(receipt_file: str, against: str | None, key: str | Non
     if checked.later_size is not None:
         click.echo(f"ok: the checkpoint of size {checked.later_size} extends it")
     if key is None:
-        click.echo("note: checked with the key inside the receipt; pass --key to pin the host's key")
+        click.echo(
+            "note: checked with the key inside the receipt; pass --key to pin the host's key"
+        )
 
 
 @click.command("checkpoint")
 @click.argument("match_id")
-@click.option("--from", "old", type=click.IntRange(1, 2**63 - 1), default=None,
-              help="Print the later checkpoint proving the log extends the one of this size.")
+@click.option(
+    "--from",
+    "old",
+    type=click.IntRange(1, 2**63 - 1),
+    default=None,
+    help="Print the later checkpoint proving the log extends the one of this size.",
+)
 @with_appcontext
 def checkpoint_command(match_id: str, old: int | None) -> None:
     """Print a match's latest signed checkpoint (JSON, with the key), or a later checkpoint.
@@ -255,11 +272,15 @@ def checkpoint_command(match_id: str, old: int | None) -> None:
 @click.command("verify", context_settings={"ignore_unknown_options": True})
 @click.argument("bundle_file")
 @click.option("--trusted-key", default=None, help="The host's verifier key, pinned out of band.")
-@click.option("--receipt", "receipts", multiple=True,
-              help="A player's receipt to check against the bundle (repeatable).")
+@click.option(
+    "--receipt",
+    "receipts",
+    multiple=True,
+    help="A player's receipt to check against the bundle (repeatable).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.option("--no-progress", is_flag=True, help="Never report progress on stderr.")
-def verify_command(  # noqa: PLR0913
+def verify_command(
     bundle_file: str,
     trusted_key: str | None,
     receipts: tuple[str, ...],
@@ -326,8 +347,13 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 @click.command("export")
 @click.argument("match_id")
-@click.option("-o", "--output", default="-", show_default=True,
-              help="The bundle file to write; - is standard output.")
+@click.option(
+    "-o",
+    "--output",
+    default="-",
+    show_default=True,
+    help="The bundle file to write; - is standard output.",
+)
 @with_appcontext
 def export_command(match_id: str, output: str) -> None:
     """Write a match's bundle: every record, every signed checkpoint, the key, the rules."""
@@ -353,14 +379,23 @@ def export_command(match_id: str, output: str) -> None:
 
 @click.command("import")
 @click.argument("bundle_file")
-@click.option("--trusted-key", default=None,
-              help="The foreign host's verifier key, obtained from it out of band (its /api/key).")
-@click.option("--unpinned", is_flag=True,
-              help="Import without a pinned key: the log is checked, not whose it is.")
+@click.option(
+    "--trusted-key",
+    default=None,
+    help="The foreign host's verifier key, obtained from it out of band (its /api/key).",
+)
+@click.option(
+    "--unpinned",
+    is_flag=True,
+    help="Import without a pinned key: the log is checked, not whose it is.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result and verdict as JSON.")
 @with_appcontext
 def import_command(
-    bundle_file: str, trusted_key: str | None, unpinned: bool, as_json: bool  # noqa: FBT001
+    bundle_file: str,
+    trusted_key: str | None,
+    unpinned: bool,
+    as_json: bool,  # noqa: FBT001
 ) -> None:
     """Verify another host's bundle; keep it here, read-only (refused if a check fails).
 
@@ -421,11 +456,21 @@ def import_command(
 
 @click.command("replay")
 @click.argument("bundle_file")
-@click.option("--at", "event", default=None, metavar="EVENT",
-              help="Show the state after this record (its seq, from 0).")
+@click.option(
+    "--at",
+    "event",
+    default=None,
+    metavar="EVENT",
+    help="Show the state after this record (its seq, from 0).",
+)
 @click.option("--player", default=None, help="With --at: this player's own view, once disclosed.")
-@click.option("--what-if", "what_if_spec", default=None, metavar="STEP:PLAYER=JSON",
-              help='Re-run from STEP with PLAYER submitting JSON, e.g. 3:ana={"card":11}.')
+@click.option(
+    "--what-if",
+    "what_if_spec",
+    default=None,
+    metavar="STEP:PLAYER=JSON",
+    help='Re-run from STEP with PLAYER submitting JSON, e.g. 3:ana={"card":11}.',
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def replay_command(
     bundle_file: str,
@@ -480,8 +525,10 @@ def _show_state(board: Any, seq: int, player: str | None, as_json: bool) -> None
     for key, value in shown["state"].items():
         click.echo(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
     if shown["unknown"]:
-        click.echo(f"note: the view the log recorded; the rules state is not known here "
-                   f"({shown['unknown']})")
+        click.echo(
+            f"note: the view the log recorded; the rules state is not known here "
+            f"({shown['unknown']})"
+        )
     click.echo(f"changes since event {seq - 1}:" if seq else "changes since the start:")
     for line in shown["changes"] or ["(none)"]:
         click.echo(f"  {line}")
@@ -503,8 +550,11 @@ def _show_what_if(bundle: dict[str, Any], spec: str, as_json: bool) -> None:  # 
     except WhatIfError as exc:
         raise ReviewError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps({"match_id": bundle["match_id"], **result.to_json()}, indent=1,
-                              ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {"match_id": bundle["match_id"], **result.to_json()}, indent=1, ensure_ascii=False
+            )
+        )
         return
     click.echo(f"match {bundle['match_id']} ({bundle['rules']['game']})")
     for line in what_if_table(result):

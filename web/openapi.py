@@ -39,9 +39,7 @@ def _errors(*codes: int) -> dict[str, Any]:
         413: "the body is too large",
         429: "too many submissions; try again shortly",
     }
-    return {
-        str(c): {"description": words[c], "content": {JSON: {"schema": _ERROR}}} for c in codes
-    }
+    return {str(c): {"description": words[c], "content": {JSON: {"schema": _ERROR}}} for c in codes}
 
 
 def _body(schema: dict[str, Any], *, required: bool = True) -> dict[str, Any]:
@@ -49,7 +47,12 @@ def _body(schema: dict[str, Any], *, required: bool = True) -> dict[str, Any]:
 
 
 def _ok(description: str, schema: dict[str, Any] | None = None, code: int = 200) -> dict[str, Any]:
-    return {str(code): {"description": description, "content": {JSON: {"schema": schema or {"type": "object"}}}}}
+    return {
+        str(code): {
+            "description": description,
+            "content": {JSON: {"schema": schema or {"type": "object"}}},
+        }
+    }
 
 
 def _obj(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
@@ -64,7 +67,9 @@ _READ = _errors(400, 404)
 _HOST = [{"bearer": []}, {"session": []}]
 
 
-def _host_action(summary: str, body: dict[str, Any] | None = None, code: int = 200) -> dict[str, Any]:
+def _host_action(
+    summary: str, body: dict[str, Any] | None = None, code: int = 200
+) -> dict[str, Any]:
     op: dict[str, Any] = {
         "summary": summary,
         "security": _HOST,
@@ -79,7 +84,9 @@ def _host_action(summary: str, body: dict[str, Any] | None = None, code: int = 2
     return op
 
 
-def _player_action(summary: str, body: dict[str, Any], code: int = 200, ok: dict[str, Any] | None = None) -> dict[str, Any]:
+def _player_action(
+    summary: str, body: dict[str, Any], code: int = 200, ok: dict[str, Any] | None = None
+) -> dict[str, Any]:
     return {
         "summary": summary,
         "security": _HOST,
@@ -109,7 +116,9 @@ def openapi_document() -> dict[str, Any]:
             ),
         },
         "paths": {
-            "/api/openapi.json": {"get": {"summary": "this document", "responses": _ok("the document")}},
+            "/api/openapi.json": {
+                "get": {"summary": "this document", "responses": _ok("the document")}
+            },
             "/api/games": {
                 "get": {
                     "summary": "the games, their rules versions, disclosure and default options",
@@ -119,7 +128,9 @@ def openapi_document() -> dict[str, Any]:
             "/api/key": {
                 "get": {
                     "summary": "the C2SP verifier key of every checkpoint",
-                    "responses": _ok("the key", _obj({"public_key": {"type": "string"}}, ["public_key"])),
+                    "responses": _ok(
+                        "the key", _obj({"public_key": {"type": "string"}}, ["public_key"])
+                    ),
                 }
             },
             "/api/matches": {
@@ -139,7 +150,10 @@ def openapi_document() -> dict[str, Any]:
                                     "type": "object",
                                     "additionalProperties": {"enum": ["sealed", "self"]},
                                 },
-                                "player_keys": {"type": "object", "additionalProperties": {"type": "string"}},
+                                "player_keys": {
+                                    "type": "object",
+                                    "additionalProperties": {"type": "string"},
+                                },
                                 "sign_in_as_host": {"type": "boolean"},
                             },
                             ["game", "players"],
@@ -152,7 +166,10 @@ def openapi_document() -> dict[str, Any]:
                                 {
                                     "match_id": {"type": "string"},
                                     "host_token": {"type": "string"},
-                                    "invites": {"type": "object", "additionalProperties": {"type": "string"}},
+                                    "invites": {
+                                        "type": "object",
+                                        "additionalProperties": {"type": "string"},
+                                    },
                                     "links": {"type": "object"},
                                     "csrf_token": {"type": "string"},
                                 },
@@ -176,9 +193,19 @@ def openapi_document() -> dict[str, Any]:
                     "summary": "the public records in log order",
                     "parameters": [
                         _MATCH_ID,
-                        {"name": "from", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                        {
+                            "name": "from",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
                     ],
-                    "responses": {**_ok("the records", {"type": "array", "items": {"$ref": "#/components/schemas/Record"}}), **_READ},
+                    "responses": {
+                        **_ok(
+                            "the records",
+                            {"type": "array", "items": {"$ref": "#/components/schemas/Record"}},
+                        ),
+                        **_READ,
+                    },
                 }
             },
             f"{match}/state": {
@@ -196,7 +223,11 @@ def openapi_document() -> dict[str, Any]:
                     "summary": "the latest signed checkpoint, or a consistency proof from size `from`",
                     "parameters": [
                         _MATCH_ID,
-                        {"name": "from", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                        {
+                            "name": "from",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
                     ],
                     "responses": {**_ok("the checkpoint"), **_READ},
                 }
@@ -217,7 +248,10 @@ def openapi_document() -> dict[str, Any]:
                     "parameters": [_MATCH_ID],
                     "requestBody": _body(_obj({"token": {"type": "string"}}, ["token"])),
                     "responses": {
-                        **_ok("signed in", _obj({"role": {"type": "string"}, "csrf_token": {"type": "string"}})),
+                        **_ok(
+                            "signed in",
+                            _obj({"role": {"type": "string"}, "csrf_token": {"type": "string"}}),
+                        ),
                         **_errors(400, 403, 404),
                     },
                 },
@@ -304,8 +338,12 @@ def openapi_document() -> dict[str, Any]:
                 )
             },
             f"{match}/seal": {"post": _host_action("seal the open step now")},
-            f"{match}/openings/force": {"post": _host_action("end the opening window of self-custody picks")},
-            f"{match}/decisions/default": {"post": _host_action("apply the default to the pending decision")},
+            f"{match}/openings/force": {
+                "post": _host_action("end the opening window of self-custody picks")
+            },
+            f"{match}/decisions/default": {
+                "post": _host_action("apply the default to the pending decision")
+            },
             player: {
                 "get": {
                     "summary": "the player's own view and current pick (that player only)",
@@ -402,7 +440,10 @@ def openapi_document() -> dict[str, Any]:
                             "type": "object",
                             "description": "each seat: whether it is claimed and the signing key it registered",
                             "additionalProperties": _obj(
-                                {"claimed": {"type": "boolean"}, "public_key": {"type": ["string", "null"]}},
+                                {
+                                    "claimed": {"type": "boolean"},
+                                    "public_key": {"type": ["string", "null"]},
+                                },
                                 ["claimed", "public_key"],
                             ),
                         },

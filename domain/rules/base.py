@@ -205,9 +205,7 @@ def check_object(
     return payload
 
 
-def check_whole(
-    value: object, what: str, low: int, high: int, error: type[RulesError]
-) -> int:
+def check_whole(value: object, what: str, low: int, high: int, error: type[RulesError]) -> int:
     """Return ``value`` if it is a whole number from ``low`` to ``high``.
 
     >>> check_whole(3, "n", 0, 9, RulesError)
@@ -421,9 +419,7 @@ class Rules(ABC):
     ) -> Resolution | DecisionRequest:
         """Resolve the step from every submitter's pick and the decisions so far."""
 
-    def check_decision(
-        self, state: State, request: DecisionRequest, payload: JSON
-    ) -> Payload:
+    def check_decision(self, state: State, request: DecisionRequest, payload: JSON) -> Payload:
         """Validate a decision payload against its request.
 
         :raises BadDecision: with a one-sentence reason.
@@ -539,7 +535,7 @@ class StepPlay:
     resolution: Resolution
 
 
-def play_step(  # noqa: PLR0913
+def play_step(
     rules: Rules,
     state: State,
     rng: Rng | Callable[[str], Rng],
@@ -564,6 +560,7 @@ def play_step(  # noqa: PLR0913
     :raises IllegalPick, BadDeal, BadDecision: on bad input.
     :raises RulesError: when the match has already finished.
     """
+
     def stream(purpose: str) -> Rng:
         return rng(purpose) if callable(rng) else rng
 

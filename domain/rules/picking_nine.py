@@ -456,8 +456,7 @@ class PickingNine(Rules):
             PickField(
                 "priority",
                 FieldKind.INTEGER,
-                "your priority number, 1 to the number of players; unique low numbers pick "
-                "first",
+                "your priority number, 1 to the number of players; unique low numbers pick first",
             ),
         ]
 
@@ -606,9 +605,7 @@ class PickingNine(Rules):
             raise IllegalPick(msg)
         pool: list[Card] = state["pool"]
         n = len(state["players"])
-        shape = (
-            f'a pick is {{"wants": [{WANTS} cards], "ban": card or null, "priority": 1..{n}}}'
-        )
+        shape = f'a pick is {{"wants": [{WANTS} cards], "ban": card or null, "priority": 1..{n}}}'
         payload = check_object(
             payload, required=("wants", "ban", "priority"), shape=shape, error=IllegalPick
         )

@@ -190,7 +190,6 @@ class BundleVerifier(Visitor[Verdict]):
         )
 
 
-
 def verify_bundle(
     bundle: Mapping[str, Any],
     *,

@@ -55,5 +55,4 @@ def progress_reporter(
     return report
 
 
-
 __all__ = ["PROGRESS_EVERY", "PROGRESS_LARGE", "progress_reporter"]

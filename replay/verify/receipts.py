@@ -132,8 +132,6 @@ class ReceiptsCheck(CheckVisitor):
         )
 
 
-
-
 def _path_ranges(index: int, size: int) -> list[tuple[int, int]]:
     """The leaf ranges of the subtrees on the inclusion path of ``index`` (lowest first)."""
     ranges = []

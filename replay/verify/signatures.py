@@ -42,11 +42,11 @@ class SignaturesCheck(CheckVisitor):
         """The keys registered at creation are players' Ed25519 keys."""
         if self.seq != 0:
             return
-        data["game"]  # noqa: B018 - a field every MatchCreated has
+        data["game"]
         players = data["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             players = []
-        data["custody"]  # noqa: B018 - a field every MatchCreated has
+        data["custody"]
         keys = data["player_keys"]
         if not isinstance(keys, dict):
             keys = {}
@@ -62,7 +62,7 @@ class SignaturesCheck(CheckVisitor):
         player, key = data["player"], data["public_key"]
         if player not in self.log.players:
             return
-        data["actor"]  # noqa: B018 - every record names its actor
+        data["actor"]
         if key is None:
             self.keys.pop(player, None)
         elif is_key(key):
@@ -72,8 +72,7 @@ class SignaturesCheck(CheckVisitor):
             self.fail(
                 "signatures",
                 self.seq,
-                f"{player} claimed the seat with a key that is not base64 of a 32-byte Ed25519 "
-                "key",
+                f"{player} claimed the seat with a key that is not base64 of a 32-byte Ed25519 key",
             )
 
     def on_SeatReinvited(self, data: Mapping[str, Any]) -> None:  # noqa: N802

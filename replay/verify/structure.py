@@ -125,9 +125,7 @@ class StructureCheck(CheckVisitor):
     def check_time(self, at: Any) -> None:
         """``at`` is RFC 3339 UTC with microseconds and never before the record before."""
         if not isinstance(at, str) or not _TIME.fullmatch(at):
-            self.bad(
-                f"record {self.seq} has the time {at!r}, not RFC 3339 UTC with microseconds"
-            )
+            self.bad(f"record {self.seq} has the time {at!r}, not RFC 3339 UTC with microseconds")
             return
         if self.time and at < self.time:  # this format orders as text does
             self.bad(
@@ -178,7 +176,7 @@ class StructureCheck(CheckVisitor):
             or not all(mode in (Custody.SEALED, Custody.SELF) for mode in custody.values())
         ):
             self.bad('MatchCreated.custody must give every player "sealed" or "self"')
-        data["player_keys"]  # noqa: B018 - a field every MatchCreated has
+        data["player_keys"]
 
     def on_PlayerJoined(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """A player joins once, before the first deal if with entropy."""
@@ -196,7 +194,7 @@ class StructureCheck(CheckVisitor):
     def on_SeatClaimed(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """Only the player claims a seat, once per invite."""
         player = data["player"]
-        data["public_key"]  # noqa: B018 - a field every claim has
+        data["public_key"]
         if player not in self.log.players:
             self.bad(f"a seat is claimed for {player!r}, who is not a player")
             return
@@ -286,7 +284,7 @@ class StructureCheck(CheckVisitor):
         if value in self.used:
             self.bad(f"the commitment at {self.seq} was already used at {self.used[value]}")
         self.used.setdefault(value, self.seq)
-        data["signature"]  # noqa: B018 - a field every submission has
+        data["signature"]
         if cur is None or not self.submitter(cur, player, "SubmissionCommitted"):
             return
         if self.deadline_due is not None and self.time > self.deadline_due:
@@ -360,7 +358,7 @@ class StructureCheck(CheckVisitor):
             self.bad(f"{player} is in sealed custody and sends no opening")
         if player in cur.openings or player in cur.defaults:
             self.bad(f"{player} opens twice, or after their default, in step {cur.number}")
-        data["commitment"]  # noqa: B018 - a field every opening has
+        data["commitment"]
 
     def on_SubmissionRevealed(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """A reveal in its step (or, for an at-end game, after the match, in step order)."""
@@ -391,7 +389,7 @@ class StructureCheck(CheckVisitor):
                 f"{player}'s self-custody pick of step {number} is revealed without their opening"
             )
         if player in target.commitments:
-            data["commitment"]  # noqa: B018 - a field every reveal has
+            data["commitment"]
 
     def on_DecisionRequested(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """One request at a time, numbered in turn, of a player."""
@@ -494,7 +492,7 @@ class StructureCheck(CheckVisitor):
         if not self.log.finished:
             self.bad("the seed is revealed before the match ends")
         self.after_rank("SeedRevealed")
-        data["seed"]  # noqa: B018 - a field every SeedRevealed has
+        data["seed"]
 
     # -- the end of the log -----------------------------------------------------------
 

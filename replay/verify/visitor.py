@@ -30,13 +30,13 @@ _UNKNOWN: Any = object()
 class Visitor(ABC, Generic[ResultT]):
     """Base of bundle visitors: ``begin``, ``visit`` each record, ``end``, ``result``."""
 
-    def begin(self, header: Mapping[str, Any]) -> None:  # noqa: B027 - optional hook
+    def begin(self, header: Mapping[str, Any]) -> None:
         """Called first with the bundle without its records (plus ``"size"``: their count)."""
 
-    def visit(self, record: Mapping[str, Any]) -> None:  # noqa: B027 - optional hook
+    def visit(self, record: Mapping[str, Any]) -> None:
         """Called for each record, in order."""
 
-    def end(self) -> None:  # noqa: B027 - optional hook
+    def end(self) -> None:
         """Called after the last record."""
 
     @abstractmethod

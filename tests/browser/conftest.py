@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +30,7 @@ from web import create_app
 from web.extension import service
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from flask import Flask
     from playwright.sync_api import Browser, ConsoleMessage, Page
 
@@ -82,7 +82,7 @@ def browser() -> Iterator[Browser]:
         if os.environ.get("CI"):
             pytest.fail(f"CI: {message}", pytrace=False)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only with a browser
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -124,9 +124,7 @@ def pages(browser: Browser, live_server: str, console: Console) -> Iterator[Call
 
     def on_console(message: ConsoleMessage) -> None:
         # The browser asks for /favicon.ico by itself; no page of ours refers to it.
-        if message.type == "error" and not message.location.get("url", "").endswith(
-            "/favicon.ico"
-        ):
+        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
             where = message.location.get("url")
             console.problems.append(f"console error: {message.text} ({where})")
 

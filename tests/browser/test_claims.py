@@ -50,12 +50,12 @@ def shoot(page: Page, screenshot: Shooter, name: str) -> None:
 
 
 def match_of(link: str) -> str:
-    return link.split("/matches/")[1].split("/")[0]
+    return link.split("/matches/")[1].split("/", maxsplit=1)[0]
 
 
 def room_url(link: str) -> str:
     """The dealer room's address without its private fragment."""
-    return link.split("#")[0]
+    return link.split("#", maxsplit=1)[0]
 
 
 def records(page: Page, mid: str) -> list[dict[str, Any]]:
@@ -416,9 +416,7 @@ def test_a_browser_without_ed25519_claims_its_seat_without_a_key(
     assert [r["data"]["public_key"] for r in log if r["type"] == "SeatClaimed"] == [None]
 
 
-def test_a_self_custody_commitment_is_signed_and_opened(
-    pages: NewPage, live_server: str
-) -> None:
+def test_a_self_custody_commitment_is_signed_and_opened(pages: NewPage, live_server: str) -> None:
     host = pages()
     host.goto(f"{live_server}/new")
     host.select_option("#game", "vote")

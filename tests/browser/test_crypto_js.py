@@ -34,9 +34,7 @@ BUNDLES = REPO / "fixtures" / "bundles"
 HONEST = sorted(p for p in BUNDLES.glob("*.bundle.json") if p.name.count(".") == 2)
 TAMPERED = sorted(p for p in BUNDLES.glob("*.bundle.json") if p.name.count(".") == 3)
 PROTOCOL_VECTORS = json.loads((REPO / "docs" / "protocol-vectors.json").read_text())
-VECTORS = Path(
-    os.environ.get("DEALERROOM_VECTORS") or REPO.parent / "shared" / "vectors"
-)
+VECTORS = Path(os.environ.get("DEALERROOM_VECTORS") or REPO.parent / "shared" / "vectors")
 MODULE = "/static/js/dealerroom-crypto.js"
 # The TEST key of docs/protocol-tamper-evidence.md section 8, which signed the fixtures.
 TEST_SIGNER = Signer("dealerroom.example", bytes(range(32)))
@@ -164,7 +162,7 @@ JCS_CASES: list[Any] = [
         "\u0080": "Control",
         "\u00f6": "Latin Small Letter O With Diaeresis",
     },
-    {"string": "\u20ac$\u000f\nA'B\"\\\\\"/", "literals": [None, True, False]},
+    {"string": '\u20ac$\u000f\nA\'B"\\\\"/', "literals": [None, True, False]},
     {"b": [], "a": {}, "": "empty key", "aa": [{"z": 1, "y": [2, {"x": "\u2028\u2029"}]}]},
     "Zo\u00eb and \U0001f0a1",
     "\u0000\u001f\u007f\u00ff",
@@ -538,7 +536,12 @@ def test_the_receipts_of_a_bundle_verify_and_extend_to_its_last_checkpoint(
     for report, case in zip(reports, cases, strict=True):
         assert report["ok"], report["checks"]
         assert [c["name"] for c in report["checks"]] == [
-            "shape", "key", "checkpoint", "leaf index", "inclusion", "later",
+            "shape",
+            "key",
+            "checkpoint",
+            "leaf index",
+            "inclusion",
+            "later",
         ]
         receipt = case["receipt"]
         assert report["leafIndex"] == receipt["leaf_index"]
@@ -560,8 +563,14 @@ def test_a_receipt_that_does_not_hold_names_the_failing_check(crypto: Page) -> N
         ({"receipt": moved, "key": None}, "leaf index"),
         ({"receipt": {**receipt, "checkpoint": other["checkpoints"][2]["note"]}}, "checkpoint"),
         ({"receipt": {**receipt, "extra": 1}, "key": None}, "shape"),
-        ({"receipt": receipt, "key": None, "later": {"checkpoint": other["checkpoints"][-1]["note"],
-                                                    "consistency_proof": []}}, "later"),
+        (
+            {
+                "receipt": receipt,
+                "key": None,
+                "later": {"checkpoint": other["checkpoints"][-1]["note"], "consistency_proof": []},
+            },
+            "later",
+        ),
     ]
     reports = run(
         crypto,

@@ -31,7 +31,10 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-def create_from_console(page: Page, base: str, game: str, players: str) -> tuple[str, dict[str, str]]:
+
+def create_from_console(
+    page: Page, base: str, game: str, players: str
+) -> tuple[str, dict[str, str]]:
     """Create a match on /new; return the host link and the players' invite links."""
     page.goto(f"{base}/new")
     page.select_option("#game", game)
@@ -115,13 +118,19 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
     expect(timeline.locator("tr.event.bad")).to_have_count(0)
     screenshot(timeline, "timeline-verified")
     # Every receipt's commitment opens to the revealed pick, as a reviewer would check.
-    records = timeline.evaluate("async (u) => (await fetch(u)).json()", f"/api/matches/{mid}/records")
-    revealed = {r["data"]["player"]: r["data"] for r in records if r["type"] == "SubmissionRevealed"}
+    records = timeline.evaluate(
+        "async (u) => (await fetch(u)).json()", f"/api/matches/{mid}/records"
+    )
+    revealed = {
+        r["data"]["player"]: r["data"] for r in records if r["type"] == "SubmissionRevealed"
+    }
     for player, receipt in receipts.items():
         opened = revealed[player]
         assert opened["payload"] == {"vote": votes[player]}
-        assert receipt["record"]["data"]["commitment"] == opened["commitment"] == commit(
-            mid, 1, player, opened["payload"], salt_from_hex(opened["salt"])
+        assert (
+            receipt["record"]["data"]["commitment"]
+            == opened["commitment"]
+            == commit(mid, 1, player, opened["payload"], salt_from_hex(opened["salt"]))
         )
 
 
@@ -134,7 +143,9 @@ def test_the_timeline_updates_while_a_match_runs(pages: NewPage, live_server: st
     expect(timeline.locator("tr.event")).to_have_count(2)
     host.goto(host_link)
     open_step(host)
-    expect(timeline.locator("tr.event")).to_have_count(3, timeout=10_000)  # polled, no reload by hand
+    expect(timeline.locator("tr.event")).to_have_count(
+        3, timeout=10_000
+    )  # polled, no reload by hand
     room = pages()
     room.goto(links["ana"])
     seal_pick(room, "ben")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
 from web import create_app
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask.testing import FlaskClient
+    from flask import Flask
+    from pathlib import Path
 
 
 @pytest.fixture

@@ -27,25 +27,24 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
 from domain.commitment import commit
-from service.application import DealerRoom
 from service.simulate import load_scenario
 from tests.conftest import SCENARIOS, seat_all
 from tests.roomy import roomy_app
 from web.extension import service
 
-CALLERS = (
-    "anonymous forged host host-session host-no-csrf player player-session player-no-csrf "
-    "other-player other-player-session other-host other-host-session other-match-player"
-).split()
+if TYPE_CHECKING:
+    from service.application import DealerRoom
+    from flask.testing import FlaskClient
+    from flask import Flask
+    from collections.abc import Callable, Iterator
+
+CALLERS = ["anonymous", "forged", "host", "host-session", "host-no-csrf", "player", "player-session", "player-no-csrf", "other-player", "other-player-session", "other-host", "other-host-session", "other-match-player"]
 
 # One row per class of route: what each caller (in the order of CALLERS) gets.
 #                     anon forg host hses hnoc play pses pnoc oply opse ohst ohse omp
@@ -222,7 +221,7 @@ def _read(response: Any) -> Any:
 def _session(app: Flask, match_id: str, token: str) -> tuple[FlaskClient, str]:
     client = app.test_client()
     signed = client.post(f"/api/matches/{match_id}/session", json={"token": token})
-    assert signed.status_code == 200, signed.get_json()  # noqa: PLR2004
+    assert signed.status_code == 200, signed.get_json()
     return client, signed.get_json()["csrf_token"]
 
 
@@ -285,7 +284,7 @@ def _written(app: Flask) -> int:
 def _check(response: Any, outcome: str, where: str) -> None:
     status, text = response.status_code, response.get_data(as_text=True)
     if outcome in ("ok", "in"):
-        assert 200 <= status < 300, (where, status, text[:300])  # noqa: PLR2004
+        assert 200 <= status < 300, (where, status, text[:300])
         signed = re.search(r'data-signed-in="(\w+)"', text)
         if signed is not None:
             assert signed.group(1) == ("yes" if outcome == "in" else "no"), where

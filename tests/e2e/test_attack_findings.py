@@ -7,12 +7,15 @@ tests/integration/test_seats.py.
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 
-from flask.testing import FlaskClient
 
 from tests.actions import claim_seats
 from tests.roomy import roomy_app
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask.testing import FlaskClient
+    from pathlib import Path
 
 
 def _match(client: FlaskClient, players: list[str] | None = None) -> dict:
@@ -115,7 +118,7 @@ def test_a_signature_from_a_player_without_a_key_is_refused_at_the_door(tmp_path
 
 def test_a_resend_with_a_new_salt_answers_the_new_commitment(tmp_path: Path) -> None:
     """Finding: re-submitting the same pick with a new salt answered the OLD commitment."""
-    from domain.commitment import commit  # noqa: PLC0415
+    from domain.commitment import commit
 
     client = roomy_app(tmp_path / "instance").test_client()
     made = _match(client)
@@ -140,10 +143,10 @@ def test_a_deadline_that_passed_while_no_service_ran_is_applied_before_serving(
     tmp_path: Path,
 ) -> None:
     """Finding 4: after a restart spanning a deadline, late picks were accepted 3-4 s late."""
-    from datetime import UTC, datetime, timedelta  # noqa: PLC0415
+    from datetime import UTC, datetime, timedelta
 
-    from service.application import DealerRoom  # noqa: PLC0415
-    from service.config import Settings  # noqa: PLC0415
+    from service.application import DealerRoom
+    from service.config import Settings
 
     instance = tmp_path / "instance"
     earlier = datetime.now(tz=UTC) - timedelta(hours=1)
@@ -175,7 +178,8 @@ def test_a_deadline_in_the_past_is_refused(tmp_path: Path) -> None:
 
 def test_player_names_that_collide_or_cannot_reach_their_routes_are_refused(tmp_path: Path) -> None:
     """Finding: ana/Ana, NFC/NFD twins, Cyrillic look-alikes, padding, control characters,
-    60,000 characters and names with '/', '.' or '..' were all accepted."""
+    60,000 characters and names with '/', '.' or '..' were all accepted.
+    """
     client = roomy_app(tmp_path / "instance").test_client()
     refused = [
         ["ana", "Ana"],

@@ -55,6 +55,6 @@ def test_a_postgres_that_is_not_there_is_one_line_and_exit_2() -> None:
          "--postgres", "postgresql+psycopg://nobody@127.0.0.1:1/none"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
-    assert done.returncode == 2  # noqa: PLR2004
+    assert done.returncode == 2
     assert done.stderr.startswith("bench.ingest: error: cannot use PostgreSQL at 127.0.0.1:1/none")
     assert len(done.stderr.splitlines()) == 1

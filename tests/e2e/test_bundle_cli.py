@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +12,11 @@ from tests.conftest import SCENARIOS
 from tests.e2e.test_cli import dealerroom
 from tests.unit.test_replay_fixtures import BUNDLES
 from tests.unit.test_replay_verify import big_bundle
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    import subprocess
 
 NIMMT = BUNDLES / "six-nimmt-even-odd.bundle.json"
 

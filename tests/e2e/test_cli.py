@@ -7,12 +7,14 @@ import os
 import socket
 import subprocess
 import sys
-from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 
 from tests.conftest import SCENARIOS, expected_lines
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def dealerroom(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -40,7 +42,10 @@ def test_matches_and_timeline_show_what_simulate_recorded(tmp_path: Path) -> Non
     table = dealerroom(tmp_path, "timeline", match_id)
     assert table.returncode == 0
     assert "SubmissionCommitted" in table.stdout and "SeedRevealed" in table.stdout
-    records = [json.loads(x) for x in dealerroom(tmp_path, "timeline", match_id, "--json").stdout.splitlines()]
+    records = [
+        json.loads(x)
+        for x in dealerroom(tmp_path, "timeline", match_id, "--json").stdout.splitlines()
+    ]
     assert [r["seq"] for r in records] == list(range(len(records)))
 
 

@@ -1,6 +1,7 @@
 """gunicorn serves ``web.wsgi:app`` with ``gunicorn.conf.py``: the API answers, and exactly one
 worker runs the deadline ticker (another takes over when it dies). Real processes on a free
-loopback port, each wait bounded."""
+loopback port, each wait bounded.
+"""
 
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ class Gunicorn:
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=WAIT) as answer:  # noqa: S310
-            assert answer.status == 200  # noqa: PLR2004
+            assert answer.status == 200
             return json.load(answer)
 
     def post(self, path: str, body: dict[str, Any], token: str | None = None) -> Any:
@@ -147,6 +148,6 @@ def test_behind_one_proxy_the_client_address_comes_from_x_forwarded_for(tmp_path
     assert proxied.text == "203.0.113.9"
     with pytest.raises(ValueError, match="0 or more"):
         trust_proxies(app, -1)
-    from web.extension import service  # noqa: PLC0415
+    from web.extension import service
 
     service(app).close()

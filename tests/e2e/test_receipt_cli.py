@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from service.application import DealerRoom
 from service.config import Settings
 from tests.e2e.test_cli import dealerroom
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _receipt(tmp_path: Path) -> tuple[str, dict]:
@@ -35,7 +38,16 @@ def test_a_receipt_checks_offline_and_against_a_later_checkpoint(tmp_path: Path)
     ]  # fmt: skip
     key = later.stderr.split()[1]
     assert key == json.loads(dealerroom(tmp_path, "checkpoint", mid).stdout)["public_key"]
-    done = dealerroom(tmp_path, "receipt", "check", str(tmp_path / "r.json"), "--against", str(tmp_path / "later.json"), "--key", key)
+    done = dealerroom(
+        tmp_path,
+        "receipt",
+        "check",
+        str(tmp_path / "r.json"),
+        "--against",
+        str(tmp_path / "later.json"),
+        "--key",
+        key,
+    )
     assert done.returncode == 0 and "extends it" in done.stdout, done.stderr
 
 
@@ -75,8 +87,8 @@ def test_a_tampered_receipt_or_a_foreign_key_exits_2_with_one_line(tmp_path: Pat
 
 
 def test_the_api_serves_the_same_later_checkpoint_object(tmp_path: Path) -> None:
-    from web import create_app  # noqa: PLC0415
-    from web.extension import service  # noqa: PLC0415
+    from web import create_app
+    from web.extension import service
 
     app = create_app({"DEALERROOM_INSTANCE": str(tmp_path / "instance"), "TESTING": True})
     room = service(app)

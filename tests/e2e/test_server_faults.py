@@ -1,6 +1,7 @@
 """Server faults are 5xx, quickly, and say nothing internal; client faults stay 4xx (issue 14,
 point 11): SQLite locked by another process, PostgreSQL gone or unreachable, an oversized
-chunked body, and keys that are not the store's under gunicorn."""
+chunked body, and keys that are not the store's under gunicorn.
+"""
 
 from __future__ import annotations
 
@@ -213,7 +214,7 @@ class Relay:
 def test_with_postgresql_down_or_unreachable_every_route_answers_a_quick_503(
     tmp_path: Path, pg_schema: str, mode: str
 ) -> None:
-    from sqlalchemy.engine import make_url  # noqa: PLC0415
+    from sqlalchemy.engine import make_url
 
     url = make_url(PG_URL or "")
     relay = Relay(url.host or "127.0.0.1", url.port or 5432)

@@ -14,9 +14,12 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 from tests.conftest import REPO
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PLUGIN = REPO / "tests" / "plugins" / "two_thirds"
 PACKAGES = ("domain", "service", "replay", "web")
@@ -73,7 +76,9 @@ print(json.dumps(seen))
 def _tree_with_the_sixth_game(root: Path) -> Path:
     """A copy of the packages with the game's rules module and presentation folder added."""
     for package in PACKAGES:
-        shutil.copytree(REPO / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            REPO / package, root / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
     shutil.copy(PLUGIN / "rules" / "two_thirds.py", root / "domain" / "rules" / "two_thirds.py")
     shutil.copytree(PLUGIN / "presentation", root / "web" / "games" / "two_thirds")
     return root
@@ -81,8 +86,13 @@ def _tree_with_the_sixth_game(root: Path) -> Path:
 
 def _run(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    return subprocess.run(  # noqa: S603 - our own interpreter on our own files
-        [sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, timeout=300,
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
         check=False,
     )
 

@@ -29,7 +29,9 @@ def test_an_honest_bundle_verifies_with_exit_0(tmp_path: Path) -> None:
 
 
 def test_a_tampered_bundle_fails_with_exit_1_and_names_the_fault(tmp_path: Path) -> None:
-    done = dealerroom(tmp_path, "verify", str(BUNDLES / "six-nimmt-even-odd.changed-reveal.bundle.json"))
+    done = dealerroom(
+        tmp_path, "verify", str(BUNDLES / "six-nimmt-even-odd.changed-reveal.bundle.json")
+    )
     assert done.returncode == 1
     assert "commitments" in done.stdout
 

@@ -8,21 +8,24 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
-import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
 from tests.actions import claim_seats
 from web.extension import service
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from flask.testing import FlaskClient
 
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(client: FlaskClient, game: str = "vote", players: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+def create(
+    client: FlaskClient, game: str = "vote", players: list[str] | None = None, **extra: Any
+) -> dict[str, Any]:
     """Create a match as its host and claim every seat (``made["player_tokens"]``)."""
     body = {"game": game, "players": players or ["ana", "ben", "cai"], **extra}
     response = client.post("/api/matches", json=body)
@@ -32,18 +35,24 @@ def create(client: FlaskClient, game: str = "vote", players: list[str] | None = 
     return made
 
 
-def test_creating_a_match_gives_private_links_with_the_secret_in_the_fragment(client: FlaskClient) -> None:
+def test_creating_a_match_gives_private_links_with_the_secret_in_the_fragment(
+    client: FlaskClient,
+) -> None:
     response = client.post("/api/matches", json={"game": "vote", "players": ["ana", "ben", "cai"]})
     made = response.get_json()
     mid = made["match_id"]
     assert "player_tokens" not in made
     assert made["links"]["host"].endswith(f"/matches/{mid}/host#{made['host_token']}")
     for player, invite in made["invites"].items():
-        assert made["links"]["players"][player].endswith(f"/matches/{mid}/players/{player}#invite={invite}")
+        assert made["links"]["players"][player].endswith(
+            f"/matches/{mid}/players/{player}#invite={invite}"
+        )
     assert len(set(made["invites"].values()) | {made["host_token"]}) == 4
 
 
-def test_the_host_holds_no_player_credential_and_a_used_invite_is_refused(client: FlaskClient) -> None:
+def test_the_host_holds_no_player_credential_and_a_used_invite_is_refused(
+    client: FlaskClient,
+) -> None:
     response = client.post("/api/matches", json={"game": "vote", "players": ["ana", "ben"]})
     made = response.get_json()
     mid = made["match_id"]
@@ -60,8 +69,12 @@ def test_the_host_holds_no_player_credential_and_a_used_invite_is_refused(client
     token = first.get_json()["token"]
     assert client.get(f"/api/matches/{mid}/players/ana", headers=bearer(token)).status_code == 200
     # Check a re-invite by the host revokes the old credential
-    issued = client.post(f"/api/matches/{mid}/players/ana/invite", headers=bearer(made["host_token"]))
-    assert issued.status_code == 201 and issued.get_json()["link"].endswith("#invite=" + issued.get_json()["invite"])
+    issued = client.post(
+        f"/api/matches/{mid}/players/ana/invite", headers=bearer(made["host_token"])
+    )
+    assert issued.status_code == 201 and issued.get_json()["link"].endswith(
+        "#invite=" + issued.get_json()["invite"]
+    )
     assert client.get(f"/api/matches/{mid}/players/ana", headers=bearer(token)).status_code == 403
     as_player = client.post(f"/api/matches/{mid}/players/ben/invite", headers=bearer(token))
     assert as_player.status_code == 403
@@ -72,13 +85,18 @@ def test_the_host_holds_no_player_credential_and_a_used_invite_is_refused(client
 def test_signing_out_revokes_the_grant_on_the_server(client: FlaskClient, app: Flask) -> None:
     made = create(client)
     mid = made["match_id"]
-    signed = client.post(f"/api/matches/{mid}/session", json={"token": made["player_tokens"]["ana"]})
+    signed = client.post(
+        f"/api/matches/{mid}/session", json={"token": made["player_tokens"]["ana"]}
+    )
     csrf = signed.get_json()["csrf_token"]
     cookie = client.get_cookie("dealerroom")
     assert cookie is not None and cookie.http_only and cookie.same_site == "Strict"
     copied = cookie.value
     assert client.get(f"/api/matches/{mid}/players/ana").status_code == 200
-    assert client.delete(f"/api/matches/{mid}/session", headers={"X-CSRF-Token": csrf}).status_code == 200
+    assert (
+        client.delete(f"/api/matches/{mid}/session", headers={"X-CSRF-Token": csrf}).status_code
+        == 200
+    )
     # Check a copy of the cookie taken before signing out no longer works
     thief = app.test_client()
     thief.set_cookie("dealerroom", copied)
@@ -87,8 +105,11 @@ def test_signing_out_revokes_the_grant_on_the_server(client: FlaskClient, app: F
 
 def test_the_session_cookie_is_secure_over_https(client: FlaskClient) -> None:
     made = create(client)
-    client.post(f"/api/matches/{made['match_id']}/session", json={"token": made["host_token"]},
-                base_url="https://localhost")
+    client.post(
+        f"/api/matches/{made['match_id']}/session",
+        json={"token": made["host_token"]},
+        base_url="https://localhost",
+    )
     cookie = client.get_cookie("dealerroom", domain="localhost")
     assert cookie is not None and cookie.secure
 
@@ -106,14 +127,23 @@ def test_only_the_host_opens_and_seals_steps(app: Flask, client: FlaskClient) ->
     assert as_other_host.status_code == 403
     opened = client.post(url, json={"seconds": 60}, headers=bearer(made["host_token"]))
     assert opened.status_code == 201 and opened.get_json()["step"] == 1
-    assert client.post(f"/api/matches/{mid}/seal", headers=bearer(made["player_tokens"]["ben"])).status_code == 403
-    assert len(service(app).records(mid)) == 6  # created, seed, three claims, step opened: nothing else
+    assert (
+        client.post(
+            f"/api/matches/{mid}/seal", headers=bearer(made["player_tokens"]["ben"])
+        ).status_code
+        == 403
+    )
+    assert (
+        len(service(app).records(mid)) == 6
+    )  # created, seed, three claims, step opened: nothing else
 
 
 def test_a_player_acts_only_as_themself(app: Flask, client: FlaskClient) -> None:
     made = create(client)
     mid = made["match_id"]
-    client.post(f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=bearer(made["host_token"]))
+    client.post(
+        f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=bearer(made["host_token"])
+    )
     ana, ben = made["player_tokens"]["ana"], made["player_tokens"]["ben"]
     url = f"/api/matches/{mid}/players/ana/submissions"
     for headers in ({}, bearer(ben), bearer(made["host_token"])):
@@ -131,29 +161,48 @@ def test_a_player_acts_only_as_themself(app: Flask, client: FlaskClient) -> None
     assert [r["data"]["player"] for r in commits] == ["ana"]
 
 
-def test_a_private_link_signs_the_browser_in_and_forms_need_the_csrf_header(client: FlaskClient) -> None:
+def test_a_private_link_signs_the_browser_in_and_forms_need_the_csrf_header(
+    client: FlaskClient,
+) -> None:
     made = create(client)
     mid = made["match_id"]
-    client.post(f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=bearer(made["host_token"]))
+    client.post(
+        f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=bearer(made["host_token"])
+    )
     assert client.post(f"/api/matches/{mid}/session", json={"token": "guess"}).status_code == 403
-    signed = client.post(f"/api/matches/{mid}/session", json={"token": made["player_tokens"]["cai"]})
+    signed = client.post(
+        f"/api/matches/{mid}/session", json={"token": made["player_tokens"]["cai"]}
+    )
     assert signed.status_code == 200 and signed.get_json()["role"] == "cai"
     csrf = signed.get_json()["csrf_token"]
     url = f"/api/matches/{mid}/players/cai/submissions"
     no_header = client.post(url, json={"payload": {"vote": "ana"}})
     assert no_header.status_code == 403 and "CSRF" in no_header.get_json()["error"]
-    wrong = client.post(url, json={"payload": {"vote": "ana"}}, headers={"X-CSRF-Token": "x" + csrf})
+    wrong = client.post(
+        url, json={"payload": {"vote": "ana"}}, headers={"X-CSRF-Token": "x" + csrf}
+    )
     assert wrong.status_code == 403
     ok = client.post(url, json={"payload": {"vote": "ana"}}, headers={"X-CSRF-Token": csrf})
     assert ok.status_code == 201
     # The grant is cai's alone: the cookie does not let this browser act as ana.
-    as_ana = client.post(f"/api/matches/{mid}/players/ana/submissions", json={"payload": {"vote": "ana"}},
-                         headers={"X-CSRF-Token": csrf})
+    as_ana = client.post(
+        f"/api/matches/{mid}/players/ana/submissions",
+        json={"payload": {"vote": "ana"}},
+        headers={"X-CSRF-Token": csrf},
+    )
     assert as_ana.status_code == 401
     page = client.get(f"/matches/{mid}/players/cai")
     assert page.status_code == 200 and b"Your view" in page.data
-    assert client.delete(f"/api/matches/{mid}/session", headers={"X-CSRF-Token": csrf}).status_code == 200
-    assert client.post(url, json={"payload": {"vote": "ben"}}, headers={"X-CSRF-Token": csrf}).status_code == 401
+    assert (
+        client.delete(f"/api/matches/{mid}/session", headers={"X-CSRF-Token": csrf}).status_code
+        == 200
+    )
+    assert (
+        client.post(
+            url, json={"payload": {"vote": "ben"}}, headers={"X-CSRF-Token": csrf}
+        ).status_code
+        == 401
+    )
 
 
 def test_api_bodies_must_be_json_objects(client: FlaskClient) -> None:
@@ -162,15 +211,26 @@ def test_api_bodies_must_be_json_objects(client: FlaskClient) -> None:
     broken = client.post("/api/matches", data="{nope", content_type="application/json")
     assert broken.status_code == 400
     wrong_type = client.post("/api/matches", json={"game": "vote", "players": "ana"})
-    assert wrong_type.status_code == 400 and "'players' must be a list" in wrong_type.get_json()["error"]
+    assert (
+        wrong_type.status_code == 400
+        and "'players' must be a list" in wrong_type.get_json()["error"]
+    )
     unknown = client.post("/api/matches", json={"game": "chess", "players": ["a", "b"]})
     assert unknown.status_code == 400 and "unknown game" in unknown.get_json()["error"]
 
 
-def test_pages_carry_a_content_security_policy_and_no_inline_script(app: Flask, client: FlaskClient) -> None:
+def test_pages_carry_a_content_security_policy_and_no_inline_script(
+    app: Flask, client: FlaskClient
+) -> None:
     made = create(client)
     mid = made["match_id"]
-    for url in ["/", "/new", f"/matches/{mid}", f"/matches/{mid}/host", f"/matches/{mid}/players/ana"]:
+    for url in [
+        "/",
+        "/new",
+        f"/matches/{mid}",
+        f"/matches/{mid}/host",
+        f"/matches/{mid}/players/ana",
+    ]:
         page = client.get(url)
         assert page.status_code == 200, url
         assert "script-src 'self'" in page.headers["Content-Security-Policy"]
@@ -180,7 +240,9 @@ def test_pages_carry_a_content_security_policy_and_no_inline_script(app: Flask, 
         assert " style=" not in html and " onclick=" not in html, url
 
 
-def test_every_api_route_is_in_the_openapi_document_and_back(app: Flask, client: FlaskClient) -> None:
+def test_every_api_route_is_in_the_openapi_document_and_back(
+    app: Flask, client: FlaskClient
+) -> None:
     document = client.get("/api/openapi.json").get_json()
     described = {
         (path, method.upper())
@@ -211,19 +273,37 @@ def test_no_response_shows_a_sealed_pick_before_disclosure(client: FlaskClient) 
     client.post(f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=host)
     pool = client.get(f"/api/matches/{mid}/state").get_json()["pool"]
     secret = {"wants": list(reversed(pool[:7])), "ban": pool[-1], "priority": 3}
-    answer = client.post(f"/api/matches/{mid}/players/tog/submissions", json={"payload": secret},
-                         headers=bearer(made["player_tokens"]["tog"]))
+    answer = client.post(
+        f"/api/matches/{mid}/players/tog/submissions",
+        json={"payload": secret},
+        headers=bearer(made["player_tokens"]["tog"]),
+    )
     assert answer.status_code == 201, answer.get_json()
     needle = json.dumps(secret["wants"])[1:-1]  # the want-list, as it would appear in any JSON
-    urls = ["/", f"/matches/{mid}", f"/matches/{mid}/host", f"/matches/{mid}/players/tog",
-            f"/matches/{mid}/players/pengu", "/api/matches", f"/api/matches/{mid}",
-            f"/api/matches/{mid}/records", f"/api/matches/{mid}/state", f"/api/matches/{mid}/bundle",
-            f"/api/matches/{mid}/checkpoint", f"/api/matches/{mid}/players/pengu"]
+    urls = [
+        "/",
+        f"/matches/{mid}",
+        f"/matches/{mid}/host",
+        f"/matches/{mid}/players/tog",
+        f"/matches/{mid}/players/pengu",
+        "/api/matches",
+        f"/api/matches/{mid}",
+        f"/api/matches/{mid}/records",
+        f"/api/matches/{mid}/state",
+        f"/api/matches/{mid}/bundle",
+        f"/api/matches/{mid}/checkpoint",
+        f"/api/matches/{mid}/players/pengu",
+    ]
     roles = {"anonymous": {}, "host": host, "pengu": bearer(made["player_tokens"]["pengu"])}
     for role, headers in roles.items():
         for url in urls:
             body = client.get(url, headers=headers).get_data(as_text=True)
-            assert needle not in body and needle.replace(" ", "") not in body.replace(" ", ""), (role, url)
+            assert needle not in body and needle.replace(" ", "") not in body.replace(" ", ""), (
+                role,
+                url,
+            )
     # The submitting player alone sees their own pick.
-    own = client.get(f"/api/matches/{mid}/players/tog", headers=bearer(made["player_tokens"]["tog"]))
+    own = client.get(
+        f"/api/matches/{mid}/players/tog", headers=bearer(made["player_tokens"]["tog"])
+    )
     assert own.get_json()["current_pick"]["pick"] == secret

@@ -21,15 +21,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 import schemathesis
-from flask import Flask
-from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
@@ -45,6 +41,12 @@ from tests.conftest import seat_all
 from tests.roomy import roomy_app
 from web.extension import service
 from web.openapi import openapi_document
+
+if TYPE_CHECKING:
+    from flask.testing import FlaskClient
+    from flask import Flask
+    from pathlib import Path
+    from collections.abc import Iterator
 
 DOCUMENT = openapi_document()
 SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
@@ -90,9 +92,9 @@ def _assert_error(body: Any, where: str) -> str:
 def assert_answer_is_clean(response: Any, where: str) -> None:
     """No 5xx, no traceback, and a 4xx is ``{"error": message}``."""
     status, text = response.status_code, response.content.decode("utf-8", "replace")
-    assert status < 500, f"{where}: {status} {text[:300]}"  # noqa: PLR2004
+    assert status < 500, f"{where}: {status} {text[:300]}"
     assert "Traceback" not in text and 'File "' not in text, f"{where}: {text[:300]}"
-    if status >= 400:  # noqa: PLR2004
+    if status >= 400:
         _assert_error(json.loads(text), where)
 
 
@@ -153,7 +155,7 @@ class World:
             client = self.app.test_client()
             url = f"/api/matches/{self.live['id']}/session"
             answer = client.post(url, json={"token": self.live[role]})
-            assert answer.status_code == 200  # noqa: PLR2004
+            assert answer.status_code == 200
             self.sessions[role] = (client, answer.get_json()["csrf_token"])
         return self.sessions[role]
 
@@ -235,7 +237,9 @@ def _strategy(path: str, method: str) -> st.SearchStrategy[Any]:
     deadline=None,
     database=None,
     suppress_health_check=[
-        HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
     ],  # fmt: skip
 )
 @given(data=st.data())
@@ -266,7 +270,7 @@ def test_no_input_makes_an_operation_fail_or_write_on_refusal(
     assert_answer_is_clean(response, where)
     if response.status_code not in (308, 405):  # 308, 405: the path left the operation's route
         case.validate_response(response, checks=CONFORMANCE)
-    if response.status_code >= 400 or method == "GET":  # noqa: PLR2004
+    if response.status_code >= 400 or method == "GET":
         assert world.written() == before, f"{where} answered {response.status_code} yet wrote"
 
 
@@ -317,7 +321,7 @@ def test_a_submission_flood_is_a_json_429_per_player_and_the_refused_ones_write_
     ana = _bearer(made["player_tokens"]["ana"])
     for vote in ("ben", "cai", "ben"):  # amendments, each recorded
         answer = client.post(url, json={"payload": {"vote": vote}}, headers=ana)
-        assert answer.status_code == 201  # noqa: PLR2004
+        assert answer.status_code == 201
     written = room.recorder.max_notification_id()
     refused = client.post(url, json={"payload": {"vote": "cai"}}, headers=ana)
     assert "too many submissions" in _json_error(refused, 429)
@@ -328,7 +332,7 @@ def test_a_submission_flood_is_a_json_429_per_player_and_the_refused_ones_write_
         json={"payload": {"vote": "ana"}},
         headers=_bearer(made["player_tokens"]["ben"]),
     )
-    assert ben.status_code == 201  # noqa: PLR2004 - the limit is each player's own
+    assert ben.status_code == 201
     room.close()
 
 
@@ -338,7 +342,7 @@ def test_a_creation_flood_from_one_address_is_a_json_429(tmp_path: Path) -> None
     body = {"game": "vote", "players": PLAYERS}
     assert [client.post("/api/matches", json=body).status_code for _ in range(2)] == [201, 201]
     assert "too many new matches" in _json_error(client.post("/api/matches", json=body), 429)
-    assert len(service(app).matches()) == 2  # noqa: PLR2004
+    assert len(service(app).matches()) == 2
     service(app).close()
 
 
@@ -376,7 +380,7 @@ def test_hostile_json_in_a_submission_is_a_json_4xx_that_writes_nothing(
     response = world.app.test_client().post(
         url, data=HOSTILE_JSON[name], content_type="application/json", headers=ana
     )
-    assert 400 <= response.status_code < 500, response.get_data()[:300]  # noqa: PLR2004
+    assert 400 <= response.status_code < 500, response.get_data()[:300]
     _json_error(response, response.status_code, name)
     assert world.written() == before
 
@@ -427,7 +431,7 @@ def test_options_the_log_cannot_hold_are_refused_and_poison_nothing(
     assert world.written() == before
     # Every log still reads: the match list and the live match's signed checkpoint.
     for url in ("/api/matches", f"/api/matches/{world.live['id']}/checkpoint"):
-        assert client.get(url).status_code == 200, url  # noqa: PLR2004
+        assert client.get(url).status_code == 200, url
 
 
 WALKS = [
@@ -447,7 +451,7 @@ def test_ids_that_walk_out_of_their_path_are_json_404s(world: World, walk: str) 
         f"/matches/{walk}", f"/api/matches/{world.live['id']}/players/{walk}",
     ):  # fmt: skip
         response = client.get(url, headers=host)
-        assert response.status_code in (403, 404), (url, response.status_code)  # noqa: PLR2004
+        assert response.status_code in (403, 404), (url, response.status_code)
         _json_error(response, response.status_code, url)
         assert "root:" not in response.get_data(as_text=True)
 
@@ -464,7 +468,7 @@ def test_a_self_custody_opening_through_the_api_opens_the_commitment(world: Worl
     commitment = commit(mid, 1, "ana", {"vote": "ben"}, salt)
     url = f"/api/matches/{mid}/players/ana"
     committed = client.post(f"{url}/commitments", json={"commitment": commitment}, headers=ana)
-    assert committed.status_code == 201  # noqa: PLR2004
+    assert committed.status_code == 201
     assert client.post(f"/api/matches/{mid}/seal", headers=host).get_json()["result"] == "openings"
     before = world.written()
     mistaken = {"payload": {"vote": "ana"}, "salt": salt.hex()}
@@ -473,6 +477,6 @@ def test_a_self_custody_opening_through_the_api_opens_the_commitment(world: Worl
     assert world.written() == before
     opening = {"payload": {"vote": "ben"}, "salt": salt.hex()}
     right = client.post(f"{url}/openings", json=opening, headers=ana)
-    assert right.status_code == 200 and right.get_json()["result"] == "finished"  # noqa: PLR2004
+    assert right.status_code == 200 and right.get_json()["result"] == "finished"
     (revealed,) = [r["data"] for r in world.room.records(mid) if r["type"] == "SubmissionRevealed"]
     assert (revealed["payload"], revealed["salt"]) == ({"vote": "ben"}, salt.hex())

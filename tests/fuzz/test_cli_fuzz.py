@@ -17,14 +17,11 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner, Result
-from flask import Flask
 from flask.cli import ScriptInfo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -35,6 +32,11 @@ from tests.conftest import SCENARIOS, archive_of
 from tests.roomy import roomy_app
 from web.cli import cli
 from web.extension import service
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from pathlib import Path
+    from collections.abc import Iterator
 
 SETTINGS = settings(
     max_examples=20,
@@ -143,9 +145,9 @@ class Instance:
         assert result.exit_code in (0, 1, 2), (where, result.exit_code, output[-600:])
         if result.exit_code == 1:
             assert args[0] == "verify", (where, output[-600:])
-        if result.exit_code == 2 and list(args) in ([], ["receipt"]):  # noqa: PLR2004
+        if result.exit_code == 2 and list(args) in ([], ["receipt"]):
             assert result.stderr.startswith("Usage: dealerroom"), where  # a bare group's help
-        elif result.exit_code == 2:  # noqa: PLR2004
+        elif result.exit_code == 2:
             *before, last = result.stderr.splitlines() or [""]
             said = last.startswith(("dealerroom: error: ", "error: "))
             assert said, (where, result.stderr[-600:])
@@ -286,15 +288,27 @@ def test_match_commands_take_any_match_id_and_numbers(
 @SETTINGS
 @given(args=st.lists(WORDS, max_size=4))
 def test_every_command_takes_any_arguments(instance: Instance, args: list[str]) -> None:
-    for command in (["matches"], ["receipt"], ["receipt", "check"], ["simulate"], ["timeline"],
-                    ["checkpoint"], ["export"], ["import"], ["replay"], ["verify"], ["bogus"], []):
+    for command in (
+        ["matches"],
+        ["receipt"],
+        ["receipt", "check"],
+        ["simulate"],
+        ["timeline"],
+        ["checkpoint"],
+        ["export"],
+        ["import"],
+        ["replay"],
+        ["verify"],
+        ["bogus"],
+        [],
+    ):
         instance.run(*command, *args)
 
 
 @pytest.mark.parametrize("port", ["http", "-1", "65536", "99999999999999999999", "1.5", ""])
 def test_serve_refuses_a_port_that_is_not_one(instance: Instance, port: str) -> None:
     result = instance.run("serve", "--port", port)
-    assert result.exit_code == 2  # noqa: PLR2004
+    assert result.exit_code == 2
 
 
 DEEP = "[" * 5000 + "]" * 5000
@@ -322,6 +336,6 @@ def test_the_findings_of_the_attack_are_one_line_and_exit_2(
     bundle = instance.file(dump_bundle(instance.bundle))
     given = [bundle if a == "BUNDLE" else instance.match_id if a == "MATCH" else a for a in args]
     result = instance.run(*given)
-    assert result.exit_code == 2  # noqa: PLR2004
+    assert result.exit_code == 2
     (line,) = result.stderr.splitlines()
-    assert message in line and len(line) < 400, line  # noqa: PLR2004 - never the whole input
+    assert message in line and len(line) < 400, line

@@ -5,10 +5,8 @@ from __future__ import annotations
 import base64
 import json
 import uuid
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -24,6 +22,10 @@ from service.demo import DEMOS
 from service.simulate import load_scenario, run_scenario
 from tests.conftest import PG_URL, SCENARIOS, archive_of
 from tests.unit.test_replay_fixtures import BUNDLES, OTHER_KEY, START, TEST_KEY, match_id
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from collections.abc import Iterator
 
 EVERY_GAME = DEMOS  # a complete match of every game
 HONEST = sorted(p for p in BUNDLES.glob("*.bundle.json") if p.name.count(".") == 2)
@@ -154,7 +156,9 @@ def test_exporting_an_unknown_match_is_not_found(service: DealerRoom) -> None:
 
 def test_every_honest_fixture_imports_and_its_reexport_verifies(service: DealerRoom) -> None:
     for path in HONEST:
-        result = archive_of(service).import_bundle(fixture(path), trusted_key=verdict_of(path)["trusted_key"])
+        result = archive_of(service).import_bundle(
+            fixture(path), trusted_key=verdict_of(path)["trusted_key"]
+        )
         assert result.action == "imported", path.name
         again = archive_of(service).export_bundle(result.match_id)
         assert dump_bundle(again) == path.read_bytes(), path.name

@@ -1,6 +1,7 @@
 """Catching up from the position a worker last saw: when another worker has moved on, the
 guard on the tracked position makes it read the position again; nothing is applied twice,
-nothing is skipped, and every receipt either worker issued verifies against the final log."""
+nothing is skipped, and every receipt either worker issued verifies against the final log.
+"""
 
 from __future__ import annotations
 
@@ -57,11 +58,11 @@ def test_two_workers_taking_turns_sign_every_size_once_and_their_receipts_verify
 
 
 def test_a_read_does_not_wait_for_a_writer_to_catch_up(settings: Settings) -> None:
-    import subprocess  # noqa: PLC0415
-    import sys  # noqa: PLC0415
-    import time  # noqa: PLC0415
+    import subprocess
+    import sys
+    import time
 
-    from sqlalchemy import create_engine, text  # noqa: PLC0415
+    from sqlalchemy import create_engine, text
 
     room = DealerRoom(settings)
     try:
@@ -94,7 +95,7 @@ def test_a_read_does_not_wait_for_a_writer_to_catch_up(settings: Settings) -> No
         try:
             started = time.monotonic()
             listed = [m["match_id"] for m in room.matches()]
-            assert time.monotonic() - started < 1.0  # noqa: PLR2004 - it waited 5 s, then failed
+            assert time.monotonic() - started < 1.0
             assert listed == [shown]
         finally:
             release()

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import stat
-from pathlib import Path
 
 import pytest
 
 from service.config import ConfigError, Settings
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_missing_keys_are_generated_once_with_owner_only_permissions(tmp_path: Path) -> None:
@@ -32,7 +35,11 @@ def test_configured_keys_win_and_older_sealing_keys_may_follow(tmp_path: Path) -
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("DEALERROOM_SEALING_KEY", "abc"), ("DEALERROOM_SIGNING_KEY", "zz" * 32), ("DEALERROOM_DATABASE_URL", "nowhere")],
+    [
+        ("DEALERROOM_SEALING_KEY", "abc"),
+        ("DEALERROOM_SIGNING_KEY", "zz" * 32),
+        ("DEALERROOM_DATABASE_URL", "nowhere"),
+    ],
 )
 def test_a_malformed_setting_is_named(tmp_path: Path, name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
@@ -48,15 +55,19 @@ def test_events_sealed_with_a_rotated_key_still_open(tmp_path: Path) -> None:
     app.open_step(mid)
     app.submit(mid, "ana", {"vote": "ben"})
     app.close()
-    rotated = DealerRoom(Settings.load({**old, "DEALERROOM_SEALING_KEY": "22" * 32 + "," + "11" * 32}))
+    rotated = DealerRoom(
+        Settings.load({**old, "DEALERROOM_SEALING_KEY": "22" * 32 + "," + "11" * 32})
+    )
     assert rotated.seal(mid) == "finished"
     assert rotated.public_state(mid)["tally"]["ben"] == 1
     rotated.close()
 
 
-def test_processes_creating_the_key_files_at_once_all_get_the_same_whole_keys(tmp_path: Path) -> None:
-    import subprocess  # noqa: PLC0415
-    import sys  # noqa: PLC0415
+def test_processes_creating_the_key_files_at_once_all_get_the_same_whole_keys(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
 
     instance = tmp_path / "race"
     code = (
@@ -64,11 +75,16 @@ def test_processes_creating_the_key_files_at_once_all_get_the_same_whole_keys(tm
         f"s = Settings.load({{'DEALERROOM_INSTANCE': {str(instance)!r}}}); "
         "print(s.sealing_keys[0].hex(), s.signing_seed.hex(), s.session_key.hex())"
     )
-    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-             for _ in range(6)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        for _ in range(6)
+    ]
     outputs = {p.communicate(timeout=60)[0] for p in procs}
     assert all(p.returncode == 0 for p in procs)
     assert len(outputs) == 1  # every process read the same three keys
     assert sorted(f.name for f in instance.iterdir() if f.name.endswith(".key")) == [
-        "sealing.key", "session.key", "signing.key"]
+        "sealing.key",
+        "session.key",
+        "signing.key",
+    ]
     assert not [f for f in instance.iterdir() if f.name.startswith(".")]  # no temporary left

@@ -9,15 +9,17 @@ match list or the database; afterwards the reveals make them public.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from domain.canonical import canonical_json
-from service.application import DealerRoom
 from service.simulate import load_scenario, run_scenario
 from tests.conftest import SCENARIOS
 from tests.integration.test_service import _database_bytes
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from service.application import DealerRoom
 
 AT_END = ["picking-nine-six-bots.json", "grid-adaptation-ec-vote.json"]
 
@@ -33,7 +35,9 @@ def _sealed_texts(scenario: dict, steps: int) -> list[bytes]:
 
 
 @pytest.mark.parametrize("name", AT_END)
-def test_no_sealed_input_is_readable_anywhere_before_the_match_ends(name: str, service: DealerRoom) -> None:
+def test_no_sealed_input_is_readable_anywhere_before_the_match_ends(
+    name: str, service: DealerRoom
+) -> None:
     scenario = load_scenario(SCENARIOS / name)
     played = {**scenario, "steps": scenario["steps"][:-1]}  # stop before the last step
     lines = list(run_scenario(service, played))
@@ -64,5 +68,7 @@ def test_every_pick_is_revealed_once_the_match_ends(name: str, sqlite_service: D
     reveals = [r for r in records if r["type"] == "SubmissionRevealed"]
     assert reveals and all(r["seq"] > finished_at for r in reveals)
     revealed = {(r["data"]["step"], r["data"]["player"]) for r in reveals}
-    submitted = {(n, p) for n, s in enumerate(scenario["steps"], 1) for p in (s.get("submit") or {})}
+    submitted = {
+        (n, p) for n, s in enumerate(scenario["steps"], 1) for p in (s.get("submit") or {})
+    }
     assert submitted <= revealed

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from service.application import DealerRoom
 from service.simulate import load_scenario, run_scenario
 from tests.conftest import SCENARIOS, expected_lines
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from service.application import DealerRoom
+    from pathlib import Path
 
 GOLDEN = sorted(p for p in SCENARIOS.glob("*.json") if p.with_suffix(".expected.jsonl").exists())
 
@@ -20,7 +23,9 @@ def test_there_is_a_golden_scenario_for_every_game() -> None:
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
-def test_a_recorded_scenario_replays_to_its_golden_states(path: Path, sqlite_service: DealerRoom) -> None:
+def test_a_recorded_scenario_replays_to_its_golden_states(
+    path: Path, sqlite_service: DealerRoom
+) -> None:
     lines = list(run_scenario(sqlite_service, load_scenario(path)))
     assert lines[1:] == expected_lines(path.with_suffix(".expected.jsonl"))
 

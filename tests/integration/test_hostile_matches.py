@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import random
 import uuid
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 
@@ -23,12 +23,14 @@ from domain.commitment import commit
 from domain.fairrand import Rng
 from domain.rules import get_rules
 from domain.rules.apocalypse import SQUARES
-from domain.rules.base import State
 from domain.rules.grid_adaptation import ALL_CELLS, FLIP_ROUNDS, MAX_PURCHASE, reserve_cost
 from replay.bundle import dump_bundle, load_bundle, player_public_key, sign_submission
 from replay.verify import verify_bundle
-from service.application import DealerRoom
 from tests.conftest import archive_of
+
+if TYPE_CHECKING:
+    from service.application import DealerRoom
+    from domain.rules.base import State
 
 MAX_STEPS = 60
 LONG = "Ægir Þórsdóttir-Ñúñez Zoë Ålund"[:32]  # 31 characters of Latin letters and spaces
@@ -62,9 +64,9 @@ def pick_for(game: str, state: State, player: str, rnd: random.Random, rng: Rng)
     if game == "six-nimmt":
         hand = state["hands"][player]
         return {"card": rnd.choice([min(hand), max(hand), pick["card"]])}
-    if game == "apocalypse" and rnd.random() < 0.3:  # noqa: PLR2004 - well-formed, maybe illegal
+    if game == "apocalypse" and rnd.random() < 0.3:
         move = {"from": rnd.choice(SQUARES), "to": rnd.choice(SQUARES)}
-        if rnd.random() < 0.5:  # noqa: PLR2004
+        if rnd.random() < 0.5:
             move["drop"] = rnd.choice(SQUARES)
         return move
     if game == "picking-nine":
@@ -85,22 +87,22 @@ def pick_for(game: str, state: State, player: str, rnd: random.Random, rng: Rng)
     return pick
 
 
-def play_match(  # noqa: C901, PLR0912, PLR0915 - one match, every kind of input in turn
+def play_match(
     service: DealerRoom, game: str, players: list[str], options: dict[str, Any], rnd: random.Random
 ) -> tuple[str, bool]:
     """Play one match with hostile-but-accepted inputs; return its id and whether it finished."""
-    custody = {p: "self" for p in players if rnd.random() < 0.3}  # noqa: PLR2004
+    custody = {p: "self" for p in players if rnd.random() < 0.3}
     match_id = str(uuid.UUID(int=rnd.getrandbits(128), version=4))  # the same match each run
     created = service.create_match(game, players, options, custody=custody, match_id=match_id)
     mid = created["match_id"]
     keys: dict[str, bytes] = {}
     for player, invite in (created.get("invites") or {}).items():
-        if rnd.random() < 0.5:  # noqa: PLR2004 - half the seats are claimed with a signing key
+        if rnd.random() < 0.5:
             keys[player] = os.urandom(32)
             service.claim(mid, player, invite, player_public_key(keys[player]))
-        elif rnd.random() < 0.5:  # noqa: PLR2004
+        elif rnd.random() < 0.5:
             service.claim(mid, player, invite)
-    if keys and rnd.random() < 0.5:  # noqa: PLR2004 - a seat re-invited loses its key
+    if keys and rnd.random() < 0.5:
         player = rnd.choice(sorted(keys))
         invite = service.reinvite(mid, player)["invite"]
         del keys[player]
@@ -115,7 +117,7 @@ def play_match(  # noqa: C901, PLR0912, PLR0915 - one match, every kind of input
         state, submitters = record.state_at_open, list(record.submitters)
         openings: dict[str, tuple[Any, bytes]] = {}
         for player in submitters:
-            if rnd.random() < 0.15:  # noqa: PLR2004 - a missing submission
+            if rnd.random() < 0.15:
                 continue
             rng = Rng(bytes(32), mid, f"bot/{number}/{player}")
             for _ in range(rnd.choice([1, 1, 2, 3])):  # amendments
@@ -131,11 +133,9 @@ def play_match(  # noqa: C901, PLR0912, PLR0915 - one match, every kind of input
                     service.submit_commitment(mid, player, commitment, signature=signature)
                     openings[player] = (pick, salt)
                 else:
-                    answer = service.submit(
-                        mid, player, pick, salt=salt.hex(), signature=signature
-                    )
+                    answer = service.submit(mid, player, pick, salt=salt.hex(), signature=signature)
                     assert answer["commitment"] == commitment
-                    if rnd.random() < 0.2:  # noqa: PLR2004 - an identical re-send stands unchanged
+                    if rnd.random() < 0.2:
                         again = service.submit(
                             mid, player, pick, salt=salt.hex(), signature=signature
                         )
@@ -143,13 +143,13 @@ def play_match(  # noqa: C901, PLR0912, PLR0915 - one match, every kind of input
         status = service.seal(mid)
         if status == "openings":
             for player, (pick, salt) in openings.items():
-                if rnd.random() < 0.8:  # noqa: PLR2004 - some never open
+                if rnd.random() < 0.8:
                     status = service.open_commitment(mid, player, number, pick, salt.hex())
             if status == "openings":
                 status = service.force_openings(mid)
         while status == "decision":
             asked = service.status(mid)["step"]["decision"]
-            if rnd.random() < 0.6:  # noqa: PLR2004
+            if rnd.random() < 0.6:
                 status = service.decide(mid, asked["player"], {"row": rnd.randrange(4)})
             else:
                 status = service.apply_decision_default(mid)

@@ -1,6 +1,7 @@
 """Keys at start-up (issue 14, point 5): a store that holds events is served only with the keys
 it was made with; keys are generated only into an empty store; rotation of the sealing key
-works and a changed signing key does not pass silently; the service's files are private."""
+works and a changed signing key does not pass silently; the service's files are private.
+"""
 
 from __future__ import annotations
 

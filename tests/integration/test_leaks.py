@@ -33,14 +33,11 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 from sqlalchemy import Engine, text
 
 from domain.canonical import canonical_json
@@ -53,6 +50,11 @@ from tests.actions import claim_seats
 from tests.conftest import PG_URL, SCENARIOS, archive_of
 from tests.roomy import roomy_app
 from web.extension import service
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from flask.testing import FlaskClient
+    from collections.abc import Iterator
 
 # One complete match of every game (a new game must add one): the scenario, and for 6 nimmt!
 # only its first round, made the whole match by a low start (someone takes a row in it).
@@ -179,10 +181,10 @@ class Hunt:
         for role, token in self.tokens.items():
             client = self.app.test_client()
             signed = client.post(f"/api/matches/{self.match_id}/session", json={"token": token})
-            assert signed.status_code == 200 and signed.get_json()["role"] == role  # noqa: PLR2004
+            assert signed.status_code == 200 and signed.get_json()["role"] == role
             self.viewers.append(Viewer(role, client, token))
 
-    def act(  # noqa: PLR0913
+    def act(
         self,
         method: str,
         url: str,
@@ -197,7 +199,7 @@ class Hunt:
         answer = response.get_json()
         if expect is not None:
             assert response.status_code == expect, (url, answer)
-        assert response.status_code < 500, (url, answer)  # noqa: PLR2004
+        assert response.status_code < 500, (url, answer)
         self.assert_clean(response.get_data(as_text=True), self.sealed(), f"{method} {url}")
         return answer
 
@@ -345,7 +347,7 @@ class Hunt:
         for viewer in self.viewers if every_role else self.viewers[:1]:
             for url, owner in self.urls(viewer, every=every_role):
                 status, body = viewer.get(url)
-                assert status < 500, (viewer.name, url)  # noqa: PLR2004
+                assert status < 500, (viewer.name, url)
                 self.assert_clean(body, sealed, f"{viewer.name} GET {url}", owner)
         bundle = dump_bundle(archive_of(self.room).export_bundle(self.match_id)).decode()
         self.assert_clean(bundle, sealed, "the bundle")

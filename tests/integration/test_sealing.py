@@ -17,19 +17,21 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 from sqlalchemy import Engine, text
 
 from domain.sealed import SealedBindingError
 from service.application import DealerRoom
-from service.config import Settings
 from service.sealing import SealingError, key_id
 from tests.roomy import roomy_app
+
+if TYPE_CHECKING:
+    from service.config import Settings
+    from pathlib import Path
+    from collections.abc import Iterator
 
 OPERATOR_ERRORS = (SealingError, SealedBindingError)
 
@@ -215,7 +217,7 @@ def test_swapped_sealed_picks_answer_a_generic_server_error_over_http(
         ),
     ],
 )
-def test_two_picks_of_a_game_are_stored_at_the_same_length(  # noqa: PLR0913
+def test_two_picks_of_a_game_are_stored_at_the_same_length(
     service: DealerRoom,
     settings: Settings,
     game: str,

@@ -8,7 +8,7 @@ import base64
 import json
 import os
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -25,8 +25,10 @@ from domain.match import (
 )
 from domain.submission_signing import SignatureError, sign_submission
 from service.application import DealerRoom, MatchIdTaken
-from service.config import Settings
 from tests.conftest import seat_all
+
+if TYPE_CHECKING:
+    from service.config import Settings
 
 PLAYERS = ["ana", "ben", "cai"]
 
@@ -304,7 +306,9 @@ def test_grants_die_on_sign_out_and_on_reinvite(room: DealerRoom) -> None:
     assert room.open_grant(mid, tokens["ana"]) is None
 
 
-def test_times_in_the_log_never_go_backwards_when_the_clock_does(room: DealerRoom, clock: Clock) -> None:
+def test_times_in_the_log_never_go_backwards_when_the_clock_does(
+    room: DealerRoom, clock: Clock
+) -> None:
     mid = room.create_match("vote", PLAYERS)["match_id"]
     room.open_step(mid, seconds=600)
     clock.advance(-30)  # the service clock steps back

@@ -14,8 +14,11 @@ from sqlalchemy import create_engine, text
 from domain.match import MatchError, NotAPlayer
 from domain.rules.base import IllegalPick
 from service.application import DealerRoom, NotFound
-from service.config import Settings
 from tests.conftest import seat_all
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from service.config import Settings
 
 PLAYERS = ["ana", "ben", "cai"]
 
@@ -167,7 +170,9 @@ def _database_bytes(settings: Settings) -> bytes:
 
 
 def test_a_sealed_pick_is_not_in_the_database_before_its_reveal(service: DealerRoom) -> None:
-    mid = service.create_match("vote", ["ana", "ben"], {"candidates": ["Zanzibar-Quokka", "ben"]})["match_id"]
+    mid = service.create_match("vote", ["ana", "ben"], {"candidates": ["Zanzibar-Quokka", "ben"]})[
+        "match_id"
+    ]
     service.open_step(mid)
     service.submit(mid, "ana", {"vote": "Zanzibar-Quokka"})
     service.close()

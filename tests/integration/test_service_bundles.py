@@ -8,9 +8,12 @@ import pytest
 
 from replay.bundle import build_bundle, dump_bundle, load_bundle
 from replay.verify import verify_bundle
-from service.application import DealerRoom
 from service.simulate import load_scenario, run_scenario
 from tests.conftest import SCENARIOS
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from service.application import DealerRoom
 
 
 def service_bundle(app: DealerRoom, name: str) -> dict:

@@ -49,7 +49,7 @@ def test_a_failed_tick_is_logged_and_the_next_one_runs() -> None:
     ticker = Ticker(cast("DealerRoom", room), every=0.01)
     thread = ticker.start()
     assert ticker.start() is thread  # started once
-    _wait_for(lambda: room.ticks >= 3)  # noqa: PLR2004
+    _wait_for(lambda: room.ticks >= 3)
     ticker.stop()
     thread.join(5)
     assert not ticker.running
@@ -62,7 +62,7 @@ def test_one_lock_file_lets_one_ticker_tick_and_the_next_takes_over(tmp_path: Pa
     first_said, second_said = Said(), Said()
     # 1. The first ticker takes the lock and ticks.
     first_thread = first.start(lock=lock, say=first_said)
-    _wait_for(lambda: first_room.ticks >= 2)  # noqa: PLR2004
+    _wait_for(lambda: first_room.ticks >= 2)
     # 2. The second waits on the lock and does not tick.
     second_thread = second.start(lock=lock, say=second_said)
     _wait_for(lambda: len(second_said.lines) == 1)
@@ -72,7 +72,7 @@ def test_one_lock_file_lets_one_ticker_tick_and_the_next_takes_over(tmp_path: Pa
     # 3. When the first stops (its lock is released), the second takes over.
     first.stop()
     first_thread.join(5)
-    _wait_for(lambda: second_room.ticks >= 2)  # noqa: PLR2004
+    _wait_for(lambda: second_room.ticks >= 2)
     assert "deadline ticker running in worker" in second_said.lines[-1]
     assert "deadline ticker running in worker" in first_said.lines[0]
     second.stop()

@@ -14,7 +14,10 @@ from domain.commitment import commit
 from domain.merkle import leaf_hash, verify_consistency, verify_inclusion
 from domain.signed_note import NoteError, Signer, open_checkpoint
 from domain.submission_signing import SignatureError, sign_submission
-from service.application import DealerRoom
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from service.application import DealerRoom
 
 PLAYERS = ["ana", "ben", "cai"]
 
@@ -76,7 +79,9 @@ def test_there_is_a_kept_checkpoint_for_every_size_of_the_log(service: DealerRoo
     service.open_step(mid)
     size = len(service.records(mid))
     notes = [service.checkpoint(mid, n)["note"] for n in range(1, size + 1)]
-    assert [open_checkpoint(n, [service.public_key()]).size for n in notes] == list(range(1, size + 1))
+    assert [open_checkpoint(n, [service.public_key()]).size for n in notes] == list(
+        range(1, size + 1)
+    )
 
 
 def _player_key() -> tuple[Ed25519PrivateKey, str]:

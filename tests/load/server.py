@@ -51,7 +51,7 @@ class Reply:
     @property
     def ok(self) -> bool:
         """Whether the status is 2xx."""
-        return 200 <= self.status < 300  # noqa: PLR2004
+        return 200 <= self.status < 300
 
 
 class Server:

@@ -39,12 +39,12 @@ def test_the_http_bench_measures_submissions_against_both_baselines() -> None:
     assert re.search(FIGURE.format("DealerRoom.submit in-process", "sub/s"), out)
     assert " x 4" not in out and " x 5" not in out and "unanswered" not in out, out
     assert re.search(r"receipts: \d+ sampled, all verify", out)
-    assert len(RATIO.findall(out)) == 2, out  # noqa: PLR2004
+    assert len(RATIO.findall(out)) == 2, out
     assert re.search(r"^target: .*: (met|MISSED)$", out, re.MULTILINE)
 
 
 def test_a_postgres_that_is_not_there_is_one_line_and_exit_2() -> None:
     done = bench("--seconds", "1", "--postgres", "postgresql+psycopg://nobody@127.0.0.1:1/none")
-    assert done.returncode == 2  # noqa: PLR2004
+    assert done.returncode == 2
     assert done.stderr.startswith("bench.http: error: cannot use PostgreSQL at 127.0.0.1:1/none")
     assert len(done.stderr.splitlines()) == 1

@@ -136,7 +136,9 @@ class Load:
         mid = created["match_id"]
         tokens = {}
         for player, invite in created["invites"].items():
-            claimed = self.api.post(f"/api/matches/{mid}/players/{player}/claim", {"invite": invite})
+            claimed = self.api.post(
+                f"/api/matches/{mid}/players/{player}/claim", {"invite": invite}
+            )
             assert claimed.status == CREATED, f"claim {player}: {claimed.status} {claimed.body}"
             tokens[player] = claimed.body["token"]
         return Table(mid, plan, created["host_token"], tokens)

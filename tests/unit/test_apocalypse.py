@@ -160,8 +160,9 @@ def test_apocalypse_deals_nothing_and_rejects_an_explicit_deal() -> None:
         play_step(RULES, state, Rng(RNG_SEED, MATCH_ID, "step/1"), deal={"board": "x"})
 
 
-def test_ruling_payload_names_from_and_to_and_a_drop_when_a_pawn_promotes_beside_two_knights(
-) -> None:
+def test_ruling_payload_names_from_and_to_and_a_drop_when_a_pawn_promotes_beside_two_knights() -> (
+    None
+):
     state = RULES.setup({}, [WHITE, BLACK])
     assert RULES.check_pick(state, WHITE, mv("b1", "b2")) == {"from": "b1", "to": "b2"}
     assert RULES.check_pick(state, WHITE, mv("d4", "d5", "c3")) == {
@@ -437,8 +438,14 @@ def test_rule_4_a_pawn_capture_whose_target_left_still_moves_diagonally() -> Non
     result = play(state, mv("b2", "c3"), mv("c3", "d5"))
     assert result.state["board"] == board("n..n.", "p...p", "..P..", "....P", "N...N")
     assert events_of(result, "capture") == []
-    assert {"type": "move", "player": WHITE, "piece": "P", "from": "b2", "to": "c3",
-            "target_moved": True} in result.outcome["events"]
+    assert {
+        "type": "move",
+        "player": WHITE,
+        "piece": "P",
+        "from": "b2",
+        "to": "c3",
+        "target_moved": True,
+    } in result.outcome["events"]
 
 
 def test_rule_5_two_knights_ordered_to_capture_one_another_exchange_places() -> None:
@@ -479,20 +486,45 @@ def test_a_piece_moving_onto_the_square_the_other_just_left_is_not_a_capture() -
     ("before", "white", "black", "after", "events"),
     [
         # Same destination, same kind: both removed.
-        (START_BOARD, mv("a1", "b3"), mv("a5", "b3"), ".pppn p...p ..... P...P .PPPN",
-         ["collision"]),
+        (
+            START_BOARD,
+            mv("a1", "b3"),
+            mv("a5", "b3"),
+            ".pppn p...p ..... P...P .PPPN",
+            ["collision"],
+        ),
         # Same destination, knight and pawn: the knight beats the pawn.
-        (board(".n..n", "p...p", ".....", "P.P.P", "N...N"), mv("c2", "c3"), mv("b5", "c3"),
-         board("....n", "p...p", "..n..", "P...P", "N...N"), ["collision"]),
+        (
+            board(".n..n", "p...p", ".....", "P.P.P", "N...N"),
+            mv("c2", "c3"),
+            mv("b5", "c3"),
+            board("....n", "p...p", "..n..", "P...P", "N...N"),
+            ["collision"],
+        ),
         # A piece that moved away is never captured.
-        (board("n...n", "p...p", ".p...", "P...P", "N...N"), mv("a1", "b3"), mv("b3", "b2"),
-         board("n...n", "p...p", ".N...", "Pp..P", "....N"), ["move", "move"]),
+        (
+            board("n...n", "p...p", ".p...", "P...P", "N...N"),
+            mv("a1", "b3"),
+            mv("b3", "b2"),
+            board("n...n", "p...p", ".N...", "Pp..P", "....N"),
+            ["move", "move"],
+        ),
         # Mutual captures swap places.
-        (board("....n", "p...p", ".n...", "P...P", "N...N"), mv("a1", "b3"), mv("b3", "a1"),
-         board("....n", "p...p", ".N...", "P...P", "n...N"), ["swap"]),
+        (
+            board("....n", "p...p", ".n...", "P...P", "N...N"),
+            mv("a1", "b3"),
+            mv("b3", "a1"),
+            board("....n", "p...p", ".N...", "P...P", "n...N"),
+            ["swap"],
+        ),
         # A pawn's declared capture whose target left still moves.
-        (board("n...n", "p...p", "..p..", ".P..P", "N...N"), mv("b2", "c3"), mv("c3", "c2"),
-         board("n...n", "p...p", "..P..", "..p.P", "N...N"), ["move", "move"]),
+        (
+            board("n...n", "p...p", "..p..", ".P..P", "N...N"),
+            mv("b2", "c3"),
+            mv("c3", "c2"),
+            board("n...n", "p...p", "..P..", "..p.P", "N...N"),
+            ["move", "move"],
+        ),
     ],
 )
 def test_ruling_resolution_follows_rules_1_to_5_on_destination_squares(
@@ -576,7 +608,11 @@ def test_a_drop_given_when_none_is_needed_is_ignored() -> None:
     state = position(board("n....", "p..P.", ".....", "....P", "....N"))
     result = play(state, mv("d4", "d5", "e2"), mv("a4", "a3"))
     assert result.outcome["moves"][WHITE] == {
-        "from": "d4", "to": "d5", "drop": "e2", "legal": True, "reason": None
+        "from": "d4",
+        "to": "d5",
+        "drop": "e2",
+        "legal": True,
+        "reason": None,
     }
     assert result.state["board"] == board("n..N.", ".....", "p....", "....P", "....N")
     # Not a promotion at all: the drop is ignored too.
@@ -642,7 +678,10 @@ def test_ruling_a_missing_move_earns_a_penalty_point_and_the_other_move_still_ex
     state = RULES.setup({}, [WHITE, BLACK])
     result = play(state, None, mv("a5", "b3"))
     assert result.outcome["moves"][WHITE] == {
-        "from": None, "to": None, "legal": False, "reason": "no move was submitted"
+        "from": None,
+        "to": None,
+        "legal": False,
+        "reason": "no move was submitted",
     }
     assert result.state["board"] == ".pppn p...p .n... P...P NPPPN"
     assert result.state["penalties"] == {WHITE: 1, BLACK: 0}
@@ -733,7 +772,9 @@ def test_end_check_order_one_side_forfeiting_while_the_other_runs_out_of_pawns_i
     result = play(state, mv("e2", "d3"), mv("b2", "b1"))
     assert result.state["board"] == board("n....", ".....", ".....", "....P", "Nn..N")
     assert result.state["result"] == {
-        "outcome": "draw", "winner": None, "reason": "forfeit-and-no-pawns"
+        "outcome": "draw",
+        "winner": None,
+        "reason": "forfeit-and-no-pawns",
     }
 
 
@@ -754,10 +795,22 @@ def test_the_outcome_of_a_turn_is_machine_readable() -> None:
         BLACK: {"from": "b5", "to": "b4", "drop": "c3", "legal": True, "reason": None},
     }
     assert result.outcome["events"] == [
-        {"type": "move", "player": WHITE, "piece": "P", "from": "b1", "to": "b2",
-         "target_moved": False},
-        {"type": "move", "player": BLACK, "piece": "p", "from": "b5", "to": "b4",
-         "target_moved": False},
+        {
+            "type": "move",
+            "player": WHITE,
+            "piece": "P",
+            "from": "b1",
+            "to": "b2",
+            "target_moved": False,
+        },
+        {
+            "type": "move",
+            "player": BLACK,
+            "piece": "p",
+            "from": "b5",
+            "to": "b4",
+            "target_moved": False,
+        },
     ]
     assert result.outcome["result"] is None
     assert json.loads(json.dumps(result.outcome)) == result.outcome
@@ -831,7 +884,8 @@ def test_property_random_matches_finish_and_pieces_never_grow_except_by_promotio
         old, new = _pieces(before["board"]), _pieces(after["board"])
         for knight, pawn, player in (("N", "P", WHITE), ("n", "p", BLACK)):
             promotions = sum(
-                1 for e in resolution.outcome["events"]
+                1
+                for e in resolution.outcome["events"]
                 if e["type"] == "promotion" and e["player"] == player
             )
             # Check pawns never grow; knights grow only by promotion, each costing a pawn.
@@ -839,8 +893,9 @@ def test_property_random_matches_finish_and_pieces_never_grow_except_by_promotio
             assert new[knight] <= old[knight] + promotions and new[knight] <= 2
             assert new[knight] + new[pawn] <= old[knight] + old[pawn]
         board_after = parse_board(after["board"])
-        assert not any(p == "P" and s[1] == "5" or p == "p" and s[1] == "1"
-                       for s, p in board_after.items())
+        assert not any(
+            (p == "P" and s[1] == "5") or (p == "p" and s[1] == "1") for s, p in board_after.items()
+        )
         assert resolution.outcome["board_before"] == before["board"]
         assert resolution.outcome["board_after"] == after["board"]
         for e in resolution.outcome["events"]:
@@ -959,7 +1014,7 @@ def _scenario_text(scenario: dict[str, Any]) -> str:
     """The scenario as JSON, one step per line."""
     head = {k: v for k, v in scenario.items() if k != "steps"}
     steps = ",\n  ".join(json.dumps(step) for step in scenario["steps"])
-    return f"{json.dumps(head)[:-1]},\n \"steps\": [\n  {steps}\n ]}}\n"
+    return f'{json.dumps(head)[:-1]},\n "steps": [\n  {steps}\n ]}}\n'
 
 
 def _generate_fixture() -> None:

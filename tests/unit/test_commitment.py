@@ -73,7 +73,9 @@ def test_an_opening_opens_only_its_own_commitment() -> None:
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
-        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+        ),
         max_leaves=8,
     ),
     st.binary(min_size=32, max_size=32),

@@ -1037,7 +1037,7 @@ def test_the_round_one_space_is_counted_by_a_closed_form_and_never_listed() -> N
 def test_the_count_of_legal_picks_is_what_iterating_yields_on_a_nearly_full_grid() -> None:
     # Round 4 (a flip round) with five empty cells; ana has no reserve tile left and 14
     # garnets, enough for three (2 + 4 + 8): a reserve tile only when she buys one.
-    full = {cell: "000" for cell in ALL_CELLS[5:]}
+    full = dict.fromkeys(ALL_CELLS[5:], "000")
     state = _started(garnets={"ana": 14}, played=3, tiles=full)
     state["reserves"]["ana"] = 0
     listed = list(RULES.legal_picks(state, "ana"))

@@ -113,12 +113,12 @@ def mutate(legal: Any, data: st.DataObject) -> Any:
         items = list(legal)
         if choice == 1:
             return items * data.draw(st.sampled_from([0, 2, 50, 20_000]), label="times")
-        if choice == 2:  # noqa: PLR2004 - one of the kinds of change
+        if choice == 2:
             return [*items, data.draw(hostile, label="extra item")]
         if not items:
             return [data.draw(hostile, label="item")]
         at = data.draw(st.integers(0, len(items) - 1), label="index")
-        items[at] = mutate(items[at], data) if choice < 6 else data.draw(hostile, label="item")  # noqa: PLR2004
+        items[at] = mutate(items[at], data) if choice < 6 else data.draw(hostile, label="item")
         return items
     value = dict(legal)
     if choice == 1:
@@ -126,13 +126,13 @@ def mutate(legal: Any, data: st.DataObject) -> Any:
             hostile, label="added"
         )
         return value
-    if choice == 2 and value:  # noqa: PLR2004 - one of the kinds of change
+    if choice == 2 and value:
         del value[data.draw(st.sampled_from(sorted(value)), label="dropped")]
         return value
     if not value:
         return data.draw(hostile, label="whole")
     key = data.draw(st.sampled_from(sorted(value)), label="field")
-    value[key] = mutate(value[key], data) if choice < 5 else data.draw(hostile, label="value")  # noqa: PLR2004
+    value[key] = mutate(value[key], data) if choice < 5 else data.draw(hostile, label="value")
     return value
 
 
@@ -142,7 +142,8 @@ def mutate(legal: Any, data: st.DataObject) -> Any:
 @cache
 def situations(game: str) -> tuple[tuple[State, str, Any, Any], ...]:
     """(state at a step's opening, a submitter, a legal pick, the step's explicit deal) for
-    every step of two bot matches of ``game``; steps that deal also give the state before it."""
+    every step of two bot matches of ``game``; steps that deal also give the state before it.
+    """
     rules = get_rules(game)
     found: list[tuple[State, str, Any, Any]] = []
     for options in options_of(game):
@@ -228,7 +229,7 @@ def attempt(call: Any, *args: Any) -> tuple[Any, RulesError | None]:
     assert spent < TOO_SLOW, f"{call.__name__} took {spent:.3f} s of CPU"
     if error is not None:
         message = str(error)
-        assert message and len(message) < 700, message[:300]  # noqa: PLR2004
+        assert message and len(message) < 700, message[:300]
         own_words = SHOWN_TEXT.sub("", message)  # the message less what it shows back
         for leak in ("None", "<class", "Traceback", "\\u", "\\x"):
             assert leak not in own_words, message
@@ -346,7 +347,7 @@ def test_the_hostile_values_reach_every_kind() -> None:
 
     def walk(value: Any, depth: int = 0) -> None:
         kinds.add(type(value).__name__)
-        if depth < 700 and isinstance(value, list | dict):  # noqa: PLR2004
+        if depth < 700 and isinstance(value, list | dict):
             for item in value.values() if isinstance(value, dict) else value:
                 walk(item, depth + 1)
 

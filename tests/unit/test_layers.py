@@ -19,8 +19,16 @@ FIRST_PARTY = {"domain", "service", "replay", "web"}
 ALLOWED = {
     "domain": {"domain", "eventsourcing", "cryptography", "rfc8785"},
     "replay": {"domain", "replay"},
-    "service": {"domain", "service", "eventsourcing", "eventsourcing_sqlalchemy", "sqlalchemy",
-                "cryptography", "precis_i18n", "confusable_homoglyphs"},
+    "service": {
+        "domain",
+        "service",
+        "eventsourcing",
+        "eventsourcing_sqlalchemy",
+        "sqlalchemy",
+        "cryptography",
+        "precis_i18n",
+        "confusable_homoglyphs",
+    },
 }
 
 

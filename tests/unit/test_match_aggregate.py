@@ -234,10 +234,16 @@ class VoteMatchMachine(RuleBasedStateMachine):
     def open_step(self) -> None:
         self._run(lambda: self.match.open_step(self._tick()))
 
-    @rule(player=st.sampled_from(PLAYERS), vote=st.sampled_from([*PLAYERS, "zed"]), salt=st.binary(min_size=32, max_size=32))
+    @rule(
+        player=st.sampled_from(PLAYERS),
+        vote=st.sampled_from([*PLAYERS, "zed"]),
+        salt=st.binary(min_size=32, max_size=32),
+    )
     def submit(self, player: str, vote: str, salt: bytes) -> None:
         if player == "cai":
-            value = commit(self.match.match_id, max(self.match.step, 1), player, {"vote": vote}, salt)
+            value = commit(
+                self.match.match_id, max(self.match.step, 1), player, {"vote": vote}, salt
+            )
             self.cai = ({"vote": vote}, salt.hex())
             self._run(lambda: self.match.submit_commitment(player, value, self._tick()))
         else:
@@ -251,7 +257,9 @@ class VoteMatchMachine(RuleBasedStateMachine):
     @rule()
     def cai_opens(self) -> None:
         payload, salt = self.cai
-        self._run(lambda: self.match.open_commitment("cai", self.match.step, payload, salt, self._tick()))
+        self._run(
+            lambda: self.match.open_commitment("cai", self.match.step, payload, salt, self._tick())
+        )
 
     @rule(due=st.booleans())
     def advance(self, due: bool) -> None:
@@ -262,5 +270,7 @@ class VoteMatchMachine(RuleBasedStateMachine):
         assert facts(replay(self.events)) == facts(self.match)
 
 
-VoteMatchMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=15, deadline=None)
+VoteMatchMachine.TestCase.settings = settings(
+    max_examples=40, stateful_step_count=15, deadline=None
+)
 test_replaying_random_command_sequences_equals_the_live_match = VoteMatchMachine.TestCase

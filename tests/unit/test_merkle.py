@@ -34,7 +34,10 @@ from domain.merkle import (
     verify_subtree_inclusion,
 )
 
-VECTORS = Path(os.environ.get("DEALERROOM_VECTORS") or Path(__file__).resolve().parents[3] / "shared" / "vectors")
+VECTORS = Path(
+    os.environ.get("DEALERROOM_VECTORS")
+    or Path(__file__).resolve().parents[3] / "shared" / "vectors"
+)
 PROBES = VECTORS / "transparency-dev-merkle-testdata"
 
 

@@ -55,7 +55,10 @@ class Stream:
     def __init__(self, seed: bytes, match_id: str, purpose: str, entropy: dict) -> None:
         self.seed = seed
         self.prefix = (
-            lp(b"dealerroom/rand/v1") + lp(match_id.encode()) + lp(purpose.encode()) + lp(jcs(entropy))
+            lp(b"dealerroom/rand/v1")
+            + lp(match_id.encode())
+            + lp(purpose.encode())
+            + lp(jcs(entropy))
         )
         self.data = b""
         self.counter = 0

@@ -65,7 +65,7 @@ def match_id(n: int) -> UUID:
 # ---------------------------------------------------------------------------
 
 
-def bot_scenario(  # noqa: PLR0913
+def bot_scenario(
     game: str,
     players: list[str],
     options: dict[str, Any],
@@ -76,7 +76,8 @@ def bot_scenario(  # noqa: PLR0913
     rigged: tuple[int, ...] = (),
 ) -> dict[str, Any]:
     """A scenario whose deals come from the seed (steps in ``rigged`` get a host-chosen deal)
-    and whose picks are the rules' bot picks; decisions get their defaults."""
+    and whose picks are the rules' bot picks; decisions get their defaults.
+    """
     rules = get_rules(game)
     text_id = canonical_match_id(str(mid))
     state = rules.setup(rules.normalise_options(options), players)
@@ -136,11 +137,15 @@ def honest_matches() -> dict[str, dict[str, Any]]:
             "scenario": scenario("vote-basic"),
             "match_id": match_id(9),
             "custody": {"cai": "self"},
-            "seats": {1: [
-                ("claim", "ana", player_key("ana")), ("claim", "ben", None),
-                ("claim", "cai", player_key("cai")), ("reinvite", "ana", None),
-                ("claim", "ana", player_key("ana/2")),
-            ]},
+            "seats": {
+                1: [
+                    ("claim", "ana", player_key("ana")),
+                    ("claim", "ben", None),
+                    ("claim", "cai", player_key("cai")),
+                    ("reinvite", "ana", None),
+                    ("claim", "ana", player_key("ana/2")),
+                ]
+            },
         },
         "six-nimmt-classic": {"scenario": scenario("six-nimmt-classic"), "match_id": match_id(2)},
         "six-nimmt-even-odd": {"scenario": scenario("six-nimmt-even-odd"), "match_id": match_id(3)},
@@ -337,9 +342,9 @@ def step_back_in_time(records: list[dict[str, Any]], seq: int) -> None:
 def deadline_before_last_submission(records: list[dict[str, Any]], seq: int) -> int:
     """Give the step opened at ``seq`` a deadline its last submission missed by 1 µs."""
     step = records[seq]["data"]["step"]
-    late = [
-        r for r in records if r["type"] == "SubmissionCommitted" and r["data"]["step"] == step
-    ][-1]
+    late = [r for r in records if r["type"] == "SubmissionCommitted" and r["data"]["step"] == step][
+        -1
+    ]
     records[seq]["data"]["deadline"] = late["at"].replace(".000000Z", ".000000+00:00")
     late["at"] = late["at"].replace(".000000Z", ".000001Z")
     return int(late["seq"])

@@ -163,7 +163,7 @@ def older_forms(later: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def test_both_verifiers_read_every_form_of_a_later_checkpoint(
     records: list[dict[str, Any]], receipt: dict[str, Any], form: str
 ) -> None:
-    from domain.receipt import verify_receipt as check_receipt  # noqa: PLC0415 - the CLI's
+    from domain.receipt import verify_receipt as check_receipt
 
     later = older_forms(extend_receipt(records, receipt, TEST_KEY))[form]
     assert verify_receipt(receipt, trusted_key=TRUSTED, later=later).later is not None
@@ -185,7 +185,7 @@ def test_both_verifiers_read_every_form_of_a_later_checkpoint(
 def test_a_later_checkpoint_whose_members_disagree_is_refused(
     records: list[dict[str, Any]], receipt: dict[str, Any], change: dict[str, Any], message: str
 ) -> None:
-    from domain.receipt import verify_receipt as check_receipt  # noqa: PLC0415
+    from domain.receipt import verify_receipt as check_receipt
 
     later = {**extend_receipt(records, receipt, TEST_KEY), **change}
     with pytest.raises(ReceiptError, match=message):

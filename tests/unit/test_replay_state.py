@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 from uuid import UUID
 
 import pytest
@@ -14,12 +13,15 @@ from replay.bundle import play_scenario
 from replay.state import MatchReplay, ReplayError, advance, diff_values, initial_frame
 from tests.unit.test_replay_fixtures import SCENARIOS
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 START = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 SCENARIO_FILES = sorted(p for p in SCENARIOS.glob("*.json"))
 
 
 def played(path: Path) -> Any:
-    import json  # noqa: PLC0415
+    import json
 
     return play_scenario(json.loads(path.read_text()), match_id=UUID(int=0xE0), start_time=START)
 

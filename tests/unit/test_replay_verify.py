@@ -5,17 +5,19 @@ from __future__ import annotations
 import copy
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TYPE_CHECKING
 from uuid import UUID
 
 import pytest
 
 from domain.commitment import commit
 from domain.fairrand import seed_hash
-from domain.signed_note import Signer
 from replay.bundle import build_bundle, dump_bundle, export_bundle, play_scenario, sign_checkpoints
 from replay.verify import CHECKS, BundleVerifier, Visitor, verify_bundle, walk
 from tests.unit.test_replay_fixtures import OTHER_KEY, TEST_KEY, player_key, scenario
+
+if TYPE_CHECKING:
+    from domain.signed_note import Signer
 
 START = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 TRUSTED = TEST_KEY.verifier().vkey()
@@ -384,7 +386,7 @@ def test_a_signature_over_another_submission_fails(vote: dict[str, Any]) -> None
 
 
 def test_receipts_held_outside_the_bundle_are_checked_too(vote: dict[str, Any]) -> None:
-    from replay.receipt import make_receipt  # noqa: PLC0415
+    from replay.receipt import make_receipt
 
     ana = seq_of(vote, "SubmissionCommitted", player="ana")
     receipt = make_receipt(vote["records"], ana, TEST_KEY)

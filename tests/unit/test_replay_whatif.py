@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import pytest
 
@@ -11,6 +10,9 @@ from replay.bundle import load_bundle
 from replay.state import ReplayContext
 from replay.whatif import WhatIfError, recorded_steps, what_if
 from tests.unit.test_replay_fixtures import BUNDLES
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def bundle(name: str) -> dict[str, Any]:

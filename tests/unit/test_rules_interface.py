@@ -100,8 +100,8 @@ def check_option_bounds(rules: Rules, option: Option) -> None:
 
     low, high = option.minimum, option.maximum
     if option.kind is OptionKind.BOOL:
-        assert accepts(True)  # noqa: FBT003 - the values themselves
-        assert accepts(False)  # noqa: FBT003
+        assert accepts(True)
+        assert accepts(False)
         assert not accepts(1)
         assert not accepts("true")
     elif option.kind is OptionKind.INTEGER:
@@ -111,7 +111,7 @@ def check_option_bounds(rules: Rules, option: Option) -> None:
         assert accepts(high)
         assert not accepts(low - 1)
         assert not accepts(high + 1)
-        assert not accepts(True)  # noqa: FBT003
+        assert not accepts(True)
     elif option.kind is OptionKind.CHOICE:
         assert option.choices
         assert option.default in option.choices
@@ -213,7 +213,11 @@ def play(rules: Rules) -> list[tuple[Any, ...]]:
             picks = {p: rules.bot_pick(state, p, bot) for p in spec.submitters}
             met += [("pick", state, spec.kind, p, picks[p]) for p in spec.submitters]
             step = play_step(
-                rules, before, Rng(SEED, MATCH_ID, f"step/{number}"), deal=deal, submit=picks,
+                rules,
+                before,
+                Rng(SEED, MATCH_ID, f"step/{number}"),
+                deal=deal,
+                submit=picks,
             )
             met += [("decision", state, request) for request in step.requests]
             state = step.resolution.state
@@ -450,7 +454,7 @@ def test_a_module_dropped_into_the_package_is_a_game_checked_like_the_five(
     package = domain.rules
     saved_path = list(package.__path__)
     package.__path__.append(str(tmp_path))
-    package._games.cache_clear()  # noqa: SLF001 - the registry's memory, forgotten for the test
+    package._games.cache_clear()
     try:
         # Check it is listed after the five, and served by name.
         assert game_names() == [*FIRST_GAMES, "zz-coin-call"]
@@ -469,7 +473,7 @@ def test_a_module_dropped_into_the_package_is_a_game_checked_like_the_five(
         package.__path__[:] = saved_path
         for name in ("domain.rules.zz_coin_call", "domain.rules.zz_helpers"):
             sys.modules.pop(name, None)
-        package._games.cache_clear()  # noqa: SLF001
+        package._games.cache_clear()
     # 2. Check the registry is back to the five.
     assert game_names() == list(FIRST_GAMES)
 

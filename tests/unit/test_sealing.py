@@ -254,9 +254,7 @@ def _apocalypse() -> list[Any]:
     rules = get_rules("apocalypse")
     state = rules.setup({}, ["ana", "ben"])
     picks = [{"from": "a1", "to": "b3"}, {"from": "e4", "to": "e5", "drop": "c3"}]
-    return [rules.check_pick(state, "ana", pick) for pick in picks] + [
-        {"from": None, "to": None}
-    ]
+    return [rules.check_pick(state, "ana", pick) for pick in picks] + [{"from": None, "to": None}]
 
 
 def _picking_nine() -> list[Any]:

@@ -42,7 +42,10 @@ from domain.signed_note import (
     vkey,
 )
 
-VECTORS = Path(os.environ.get("DEALERROOM_VECTORS") or Path(__file__).resolve().parents[3] / "shared" / "vectors")
+VECTORS = Path(
+    os.environ.get("DEALERROOM_VECTORS")
+    or Path(__file__).resolve().parents[3] / "shared" / "vectors"
+)
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol-tamper-evidence.md"
 
 

@@ -69,7 +69,7 @@ def _rng(purpose: str = "step/1", seed: bytes = bytes(32)) -> Rng:
     return Rng(seed, MATCH_ID, purpose)
 
 
-def _arranged(  # noqa: PLR0913
+def _arranged(
     rows: list[list[int]],
     hands: dict[str, list[int]],
     *,
@@ -175,7 +175,10 @@ def test_ruling_options_default_to_the_virtual_player_66_points_and_no_action_ca
         ({"colour": "red"}, "unknown six-nimmt option"),
         ({"virtual_player": 1}, "virtual_player must be true or false"),
         ({"start_points": 0}, "start_points is a whole number from 1 to 1000000, not 0"),
-        ({"start_points": 1_000_001}, "start_points is a whole number from 1 to 1000000, not 1000001"),
+        (
+            {"start_points": 1_000_001},
+            "start_points is a whole number from 1 to 1000000, not 1000001",
+        ),
         ({"start_points": 2**60}, "start_points is a whole number from 1 to 1000000, not a whole"),
         ({"action_card": None, "x" * 300: 1}, "unknown six-nimmt option a text of 300 characters"),
         ({"action_card": ["even-odd"]}, "action_card must be null or .even-odd., not a list"),

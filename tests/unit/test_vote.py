@@ -30,7 +30,11 @@ def test_ruling_a_vote_for_a_non_candidate_is_rejected_at_submission() -> None:
 
 
 def test_ruling_all_votes_are_revealed_and_tallied_when_the_step_resolves() -> None:
-    view = play({}, ["ana", "ben", "cai"], {"ana": {"vote": "ben"}, "ben": {"vote": "ben"}, "cai": {"vote": "ana"}})
+    view = play(
+        {},
+        ["ana", "ben", "cai"],
+        {"ana": {"vote": "ben"}, "ben": {"vote": "ben"}, "cai": {"vote": "ana"}},
+    )
     assert view == {"tally": {"ana": 1, "ben": 2, "cai": 0}, "finished": True, "winners": ["ben"]}
 
 

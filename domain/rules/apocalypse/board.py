@@ -118,9 +118,7 @@ def board_text(board: Mapping[Square, str]) -> str:
     >>> board_text(parse_board(START_BOARD)) == START_BOARD
     True
     """
-    return " ".join(
-        "".join(board.get(f"{f}{r}", ".") for f in FILES) for r in reversed(RANKS)
-    )
+    return " ".join("".join(board.get(f"{f}{r}", ".") for f in FILES) for r in reversed(RANKS))
 
 
 def count(board: Mapping[Square, str], color: Color, kind: str) -> int:

@@ -46,7 +46,9 @@ def execute(
 
 
 def same_destination(
-    board: Board, before: Mapping[Square, str], moves: Mapping[Color, Move],
+    board: Board,
+    before: Mapping[Square, str],
+    moves: Mapping[Color, Move],
     players: Mapping[Color, str],
 ) -> list[dict[str, Any]]:
     """Rule 2: two pieces landing on one square; same kind → both removed, knight beats pawn.
@@ -74,8 +76,12 @@ def same_destination(
 
 
 def land(
-    board: Board, before: Mapping[Square, str], color: Color, move: Move,
-    moves: Mapping[Color, Move], players: Mapping[Color, str],
+    board: Board,
+    before: Mapping[Square, str],
+    color: Color,
+    move: Move,
+    moves: Mapping[Color, Move],
+    players: Mapping[Color, str],
 ) -> list[dict[str, Any]]:
     """Rules 3 and 4: land on a destination, capturing an enemy piece only if it stayed.
 
@@ -105,7 +111,9 @@ def land(
 
 
 def exchange(
-    board: Board, before: Mapping[Square, str], moves: Mapping[Color, Move],
+    board: Board,
+    before: Mapping[Square, str],
+    moves: Mapping[Color, Move],
     players: Mapping[Color, str],
 ) -> list[dict[str, Any]]:
     """Rule 5: two pieces ordered to capture one another exchange their squares."""
@@ -200,9 +208,7 @@ def promote(
             )
         else:
             after[drop] = pawn
-            events.append(
-                {"type": "drop", "player": players[color], "from": square, "to": drop}
-            )
+            events.append({"type": "drop", "player": players[color], "from": square, "to": drop})
     return _sorted(after), events
 
 
@@ -245,13 +251,12 @@ def end_of_turn(
         reason = reasons.pop() if len(reasons) == 1 else "forfeit-and-no-pawns"
         return {"outcome": "draw", "winner": None, "reason": reason}
     if losers:
-        (loser, reason), = losers.items()
+        ((loser, reason),) = losers.items()
         winner = other(loser)
         return {"outcome": winner, "winner": colors[winner], "reason": reason}
     if not any(has_legal_move(board, color) for color in COLORS):
         return {"outcome": "draw", "winner": None, "reason": "no-legal-moves"}
     return None
-
 
 
 def _mutual(white: Move, black: Move) -> bool:

@@ -89,7 +89,6 @@ def is_legal(state: State, player: str, payload: Mapping[str, Any]) -> bool:
     return illegal_reason(board, color_of_player(state, player), move) is None
 
 
-
 # --------------------------------------------------------------------------------------
 # The rules object
 
@@ -157,9 +156,7 @@ class Apocalypse(Rules):
         """One turn in which both players move, White first in seat order."""
         if state["finished"]:
             return None
-        return StepSpec(
-            kind="turn", submitters=(state["colors"][WHITE], state["colors"][BLACK])
-        )
+        return StepSpec(kind="turn", submitters=(state["colors"][WHITE], state["colors"][BLACK]))
 
     def check_pick(self, state: State, player: str, payload: JSON) -> Payload:
         """Accept any well-formed move; legality is judged when the turn resolves.
@@ -298,7 +295,6 @@ class Apocalypse(Rules):
         if candidates is not safe and rng.below(4) == 0:
             candidates = safe
         return rng.choice(candidates).payload()
-
 
 
 def _promotes_last_pawn(board: Mapping[Square, str], color: Color, move: Move) -> bool:

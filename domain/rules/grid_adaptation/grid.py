@@ -123,7 +123,6 @@ def tiles_from_grid_text(rows: Sequence[str]) -> Tiles:
     }
 
 
-
 # --- Placement ----------------------------------------------------------------------
 
 

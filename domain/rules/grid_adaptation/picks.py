@@ -60,9 +60,7 @@ def check_round_pick(state: State, player: str, payload: JSON) -> Payload:
     return {"tiles": tiles, "reserve": reserve, "flip": flip, "buy_reserves": buy}
 
 
-def _check_free_cell(
-    state: State, cell: object, chosen: Sequence[Cell], what: str = ""
-) -> Cell:
+def _check_free_cell(state: State, cell: object, chosen: Sequence[Cell], what: str = "") -> Cell:
     name = _check_cell(cell, what)
     if name in state["tiles"]:
         msg = f"cell {name} already holds a tile; choose an empty cell"

@@ -73,7 +73,6 @@ def reserve_cost(bought: int, count: int) -> int:
     return (FIRST_RESERVE_PRICE << (bought + count)) - (FIRST_RESERVE_PRICE << bought)
 
 
-
 # --- Scoring ------------------------------------------------------------------------
 
 

@@ -495,5 +495,4 @@ def _play(player: str, card: Card, row: int, took: list[Card], reason: str) -> d
     }
 
 
-
 RULES = SixNimmt()

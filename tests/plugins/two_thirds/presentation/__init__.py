@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from web.games.base import Presentation
 from web import svg
+from web.games.base import Presentation
 
 if TYPE_CHECKING:
     from markupsafe import Markup
