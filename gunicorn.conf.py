@@ -43,8 +43,9 @@ def _count(name: str, default: int, least: int = 1) -> int:
     except ValueError:
         value = least - 1
     if value < least:
-        print(f"dealerroom: error: {name} must be a whole number >= {least}, not {text!r}",
-              file=sys.stderr)  # fmt: skip
+        sys.stderr.write(
+            f"dealerroom: error: {name} must be a whole number >= {least}, not {text!r}\n"
+        )
         raise SystemExit(2)
     return value
 
@@ -88,7 +89,7 @@ def on_starting(server: Any) -> None:
     try:
         services(create_app()).close()
     except ConfigError as exc:
-        print(f"dealerroom: error: {exc}", file=sys.stderr)
+        sys.stderr.write(f"dealerroom: error: {exc}\n")
         raise SystemExit(2) from None
     server.log.info("dealerroom: store and keys ready")
 

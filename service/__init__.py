@@ -1,0 +1,1 @@
+"""The service layer: the eventsourcing application, its use cases, storage and keys."""

@@ -16,7 +16,7 @@ import secrets
 import threading
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar, cast, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -50,8 +50,9 @@ from service.sealing import SealedTranscoding
 from service.sqlite_pragmas import tune_sqlite
 
 if TYPE_CHECKING:
-    from service.config import Settings
     from collections.abc import Callable, Iterator, Mapping, Sequence
+
+    from service.config import Settings
 
 T = TypeVar("T")
 
@@ -95,6 +96,7 @@ class DealerRoom(Application[UUID]):
         reveal_seconds: int = 300,
         env: Mapping[str, str] | None = None,
     ) -> None:
+        """Open the store of ``settings``, its read model and transparency log; check the keys."""
         self.settings = settings
         self.clock = clock
         self.random_bytes = random_bytes
@@ -115,7 +117,7 @@ class DealerRoom(Application[UUID]):
         self.index = MatchIndex(
             datastore.engine,
             settings.db_schema,
-            lambda start, limit: self.recorder.select_notifications(start, limit),
+            self.recorder.select_notifications,
             self.mapper.to_domain_event,
             Signer(settings.origin.split("/")[0], settings.signing_seed),
             settings.origin,
@@ -178,8 +180,9 @@ class DealerRoom(Application[UUID]):
         return match
 
     def _command(self, match_id: str | UUID, who: str, command: Callable[[Match], T]) -> T:
-        """Run ``command`` on the match and save, retrying conflicting saves (see
-        :meth:`_recorded_command`); return what the command returned.
+        """Run ``command`` on the match and save; return what the command returned.
+
+        Conflicting saves are retried (see :meth:`_recorded_command`).
         """
         return self._recorded_command(match_id, who, command)[0]
 

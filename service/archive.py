@@ -126,6 +126,7 @@ class BundleRefused(ArchiveError):
     """The verifier failed a check of the bundle; ``verdict`` says which and where."""
 
     def __init__(self, verdict: VerdictLike) -> None:
+        """Refuse a bundle for the first check its verdict failed."""
         self.verdict = verdict
         failed = verdict.failed()
         first = failed[0]
@@ -162,6 +163,7 @@ class Archive:
     """Bundles in and out of one service: export a match's bundle, import another host's."""
 
     def __init__(self, room: DealerRoom, bundles: BundleFormat | None) -> None:
+        """Import and export over ``room``, with replay's bundle functions (``bundles``)."""
         self.room = room
         self._bundles = bundles
 

@@ -204,5 +204,5 @@ def _key_file(path: Path) -> tuple[str, bool]:
         except FileExistsError:  # another process linked its key first: use theirs
             return path.read_text().strip(), False
     finally:
-        os.unlink(temporary)
+        Path(temporary).unlink()
     return key, True

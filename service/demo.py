@@ -45,7 +45,7 @@ def load_demo(app: DealerRoom) -> list[str]:
 
 
 LIVE_FILE = "live-demo.json"
-LIVE_DEMOS = (
+LIVE_DEMOS: tuple[tuple[str, list[str], dict[str, Any]], ...] = (
     # (game, players, options): short enough to play to the end through the links
     ("vote", ["ana", "ben", "cai"], {"candidates": ["ana", "ben", "cai"]}),
     ("six-nimmt", ["ana", "ben", "cai"], {}),

@@ -19,7 +19,7 @@ class StoreUnavailable(RuntimeError):
     """The event store cannot take this request now (locked by another writer, or down)."""
 
 
-STORE_FAULTS: tuple[type[BaseException], ...] = (
+STORE_FAULTS: tuple[type[Exception], ...] = (
     StoreUnavailable,
     persistence.OperationalError,  # SQLite locked past the busy timeout; a lost connection
     persistence.InterfaceError,  # a connection closed under the pool
@@ -27,6 +27,8 @@ STORE_FAULTS: tuple[type[BaseException], ...] = (
     sqlalchemy.exc.InterfaceError,
     sqlalchemy.exc.TimeoutError,  # no pooled connection came free in time
 )
+
+_UNREADABLE: tuple[type[Exception], ...] = (*STORE_FAULTS, persistence.PersistenceError)
 
 # PostgreSQL's "try the transaction again": a serialization failure or a deadlock. These are
 # OperationalErrors too, but a retry of the command can succeed at once.
@@ -63,5 +65,5 @@ def store_moved(recorder: Any, mark: int | None) -> bool:
     """
     try:
         return bool(recorder.max_notification_id() != mark)
-    except (*STORE_FAULTS, persistence.PersistenceError):
+    except _UNREADABLE:
         return False

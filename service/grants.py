@@ -44,6 +44,7 @@ class Grants:
     """The table of browser grants."""
 
     def __init__(self, engine: Engine, schema: str | None) -> None:
+        """Create the grants table in ``schema`` of ``engine`` if it is missing."""
         self.engine = engine
         meta = MetaData(schema=schema)
         self.table = Table(

@@ -1,4 +1,4 @@
-"""Player names: what a match may be created with, checked before anything is recorded.
+r"""Player names: what a match may be created with, checked before anything is recorded.
 
 A name is how a player is shown on every page and in the log, and it is a path segment of
 their dealer room (``/matches/<id>/players/<name>``) and of the API. So a name must be one
@@ -66,7 +66,7 @@ class PlayerNameError(UserError):
 
 
 def check_player_names(names: list[str] | tuple[str, ...]) -> list[str]:
-    """The names to record for a match's players, in seat order.
+    r"""The names to record for a match's players, in seat order.
 
     :raises PlayerNameError: naming the first name that cannot be used and why.
 
@@ -165,7 +165,7 @@ def _shown(name: str) -> str:
 
 
 def skeleton(text: str) -> str:
-    """The UTS #39 confusable skeleton: equal skeletons mean the texts can be mistaken.
+    r"""The UTS #39 confusable skeleton: equal skeletons mean the texts can be mistaken.
 
     ``NFD``, then each character replaced by the prototype of its confusable class, then
     ``NFD`` again.

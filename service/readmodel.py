@@ -43,8 +43,8 @@ from service.sqlite_pragmas import BUSY_TIMEOUT_MS
 from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
-    from datetime import datetime
     from collections.abc import Callable, Iterator, Sequence
+    from datetime import datetime
 
     from eventsourcing.persistence import Notification
     from sqlalchemy.engine import Connection, Engine
@@ -108,6 +108,7 @@ class MatchIndex:
         signer: Signer,
         origin_prefix: str,
     ) -> None:
+        """Create the read model's tables if missing and start tracking at the stored position."""
         self.engine = engine
         meta = MetaData(schema=schema)
         self.index, self.tracking = _tables(meta)
@@ -280,7 +281,7 @@ class MatchIndex:
             }
         conn.execute(update(self.index).where(self.index.c.match_id == match_id).values(**values))
 
-    def _apply_import(self, conn: Connection, event: ImportedMatch.Event) -> None:
+    def _apply_import(self, conn: Connection, event: ImportedMatch.BundleKept) -> None:
         """An imported match: a row in the index (never due) and one saying where from."""
         summary = event.summary
         values = {

@@ -104,7 +104,7 @@ def padded(value: Any) -> bytes:
 
 
 def associated_data(bound: str) -> bytes:
-    """The AES-GCM associated data of a sealed value with that binding.
+    r"""The AES-GCM associated data of a sealed value with that binding.
 
     >>> associated_data('["m",5,"ana","opening"]')
     b'dealerroom/sealed/v2\\x00["m",5,"ana","opening"]'
@@ -119,6 +119,10 @@ class SealedTranscoding(Transcoding):
     name = "sealed"
 
     def __init__(self, keys: tuple[bytes, ...]) -> None:
+        """Seal with the first of ``keys``; open with any of them.
+
+        :raises SealingError: without a key.
+        """
         if not keys:
             msg = "at least one sealing key is needed"
             raise SealingError(msg)

@@ -16,6 +16,7 @@ from domain.errors import UserError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
+
     from service.application import DealerRoom
 
 SCENARIO_KEYS = {"game", "options", "players", "seed", "steps", "custody"}

@@ -41,6 +41,7 @@ class Ticker:
     """Applies a service's passed deadlines every ``every`` seconds, in a daemon thread."""
 
     def __init__(self, room: DealerRoom, every: float = 1.0) -> None:
+        """A ticker applying ``room``'s deadlines every ``every`` seconds, once started."""
         self.room = room
         self.every = every
         self._stop = threading.Event()

@@ -59,6 +59,7 @@ class TransparencyLog:
     """Leaves, signed checkpoints and proofs of every match."""
 
     def __init__(self, engine: Engine, meta: MetaData, signer: Signer, origin_prefix: str) -> None:
+        """The leaves and checkpoints tables in ``meta``, signed by ``signer``."""
         self.engine = engine
         self.leaves, self.checkpoints = tables(meta)
         self.signer = signer
@@ -188,8 +189,9 @@ class TransparencyLog:
     def consistency(
         self, match_id: str, old_size: int, new_size: int | None = None
     ) -> dict[str, Any]:
-        """The later checkpoint: a newer signed checkpoint and the proof that it extends the
-        one at ``old_size`` (:func:`domain.receipt.later_checkpoint`, the one shape written).
+        """The later checkpoint: a newer signed checkpoint, and the proof it extends ``old_size``.
+
+        The one shape written is :func:`domain.receipt.later_checkpoint`.
 
         :raises ProofRequestError: unless ``0 < old_size <= new_size <= size``.
         """

@@ -37,12 +37,12 @@ def _int_arg(name: str) -> int | None:
     raw = request.args.get(name)
     if raw is None:
         return None
+    msg = f"?{name}= is a whole number, not {raw[:40]!r}"
+    if len(raw) > MAX_DIGITS:  # longer than any position, and int() of it costs
+        raise BadRequest(msg)
     try:
-        if len(raw) > 20:  # noqa: PLR2004 - longer than any position; int() of it costs
-            raise ValueError
         value = int(raw)
     except ValueError:
-        msg = f"?{name}= is a whole number, not {raw[:40]!r}"
         raise BadRequest(msg) from None
     if not 0 <= value <= MAX_POSITION:
         msg = f"?{name}= is a whole number from 0 to {MAX_POSITION}"
@@ -50,6 +50,7 @@ def _int_arg(name: str) -> int | None:
     return value
 
 
+MAX_DIGITS = 20
 MAX_POSITION = 2**53 - 1  # positions and sizes in a log; JSON numbers are exact up to here
 
 

@@ -33,6 +33,10 @@ class Series:
     colours: Mapping[str, str] | None = None  # of names that are not players
 
 
+MOST_TICKS = 5  # the value axis is cut into at most this many steps
+LINE_POINTS = 2  # a line needs two points
+
+
 def resolved(records: Sequence[Record]) -> list[dict[str, Any]]:
     """The data of every ``StepResolved`` record, oldest first."""
     return [dict(r.get("data") or {}) for r in records if r.get("type") == "StepResolved"]
@@ -69,10 +73,10 @@ def _ticks(low: float, high: float) -> list[float]:
     [0, 20, 40, 60, 80]
     """
     span = max(high - low, 1)
-    step = next(s * 10**e for e in range(7) for s in (1, 2, 5) if span / (s * 10**e) <= 5)
+    step = next(s * 10**e for e in range(7) for s in (1, 2, 5) if span / (s * 10**e) <= MOST_TICKS)
     first = int(low // step) * step
     ticks = [first]
-    while len(ticks) < 2 or ticks[-1] < high:
+    while len(ticks) < LINE_POINTS or ticks[-1] < high:
         ticks.append(ticks[-1] + step)
     return ticks
 
@@ -87,7 +91,7 @@ def draw(series: Series, players: Sequence[str]) -> Markup:
         (step, {n: v for n, v in vals.items() if isinstance(v, int | float)})
         for step, vals in series.points
     ]
-    if len(series.points) < 2 or not any(v for _, v in series.points):
+    if len(series.points) < LINE_POINTS or not any(v for _, v in series.points):
         return Markup("")  # a line needs two points
     colours = svg.colours(players)
     seats = {p: i for i, p in enumerate(players)}

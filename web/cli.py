@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import socket
 import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from flask.cli import FlaskGroup, with_appcontext
@@ -29,8 +28,9 @@ from web import create_app
 from web.extension import archive, service, services
 
 if TYPE_CHECKING:
-    from flask import Flask
     from collections.abc import Iterator
+
+    from flask import Flask
 
 
 class CliError(click.ClickException):
@@ -337,7 +337,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
             dir=path.parent, prefix=f".{path.name}.", delete=False
         ) as handle:
             handle.write(data)
-        os.replace(handle.name, path)
+        Path(handle.name).replace(path)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         if "handle" in locals():
             Path(handle.name).unlink(missing_ok=True)
@@ -394,8 +394,9 @@ def export_command(match_id: str, output: str) -> None:
 def import_command(
     bundle_file: str,
     trusted_key: str | None,
+    *,
     unpinned: bool,
-    as_json: bool,  # noqa: FBT001
+    as_json: bool,
 ) -> None:
     """Verify another host's bundle; keep it here, read-only (refused if a check fails).
 

@@ -119,5 +119,5 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:
-        log.exception(UNEXPECTED, request.method, request.path)
+        log.error(UNEXPECTED, request.method, request.path, exc_info=exc)
         return error(500, "internal error; it has been logged")

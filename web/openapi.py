@@ -26,7 +26,7 @@ _PLAYER = {
     "description": "the player's name",
     "schema": {"type": "string"},
 }
-_ANY = {}  # any JSON value (a pick or a decision is game-specific)
+_ANY: dict[str, Any] = {}  # any JSON value (a pick or a decision is game-specific)
 
 
 def _errors(*codes: int) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def _obj(properties: dict[str, Any], required: list[str] | None = None) -> dict[
 
 _STATUS = {"$ref": "#/components/schemas/Status"}
 _READ = _errors(400, 404)
-_HOST = [{"bearer": []}, {"session": []}]
+_HOST: list[dict[str, list[str]]] = [{"bearer": []}, {"session": []}]
 
 
 def _host_action(
@@ -139,7 +139,11 @@ def openapi_document() -> dict[str, Any]:
                     "responses": _ok("the matches", {"type": "array", "items": {"type": "object"}}),
                 },
                 "post": {
-                    "summary": "create a match; the answer holds the host's token and one single-use invite per player (never a player's token), with their private links, shown once",
+                    "summary": (
+                        "create a match; the answer holds the host's token and one single-use "
+                        "invite per player (never a player's token), with their private links, "
+                        "shown once"
+                    ),
                     "requestBody": _body(
                         _obj(
                             {
@@ -183,7 +187,9 @@ def openapi_document() -> dict[str, Any]:
             },
             match: {
                 "get": {
-                    "summary": "where the match stands: current step, who has submitted (never what)",
+                    "summary": (
+                        "where the match stands: current step, who has submitted (never what)"
+                    ),
                     "parameters": [_MATCH_ID],
                     "responses": {**_ok("the status", _STATUS), **_READ},
                 }
@@ -220,7 +226,9 @@ def openapi_document() -> dict[str, Any]:
             },
             f"{match}/checkpoint": {
                 "get": {
-                    "summary": "the latest signed checkpoint, or a consistency proof from size `from`",
+                    "summary": (
+                        "the latest signed checkpoint, or a consistency proof from size `from`"
+                    ),
                     "parameters": [
                         _MATCH_ID,
                         {
@@ -234,7 +242,9 @@ def openapi_document() -> dict[str, Any]:
             },
             f"{match}/bundle": {
                 "get": {
-                    "summary": "the bundle (docs/protocol-bundles.md): records, every checkpoint, the key",
+                    "summary": (
+                        "the bundle (docs/protocol-bundles.md): records, every checkpoint, the key"
+                    ),
                     "parameters": [
                         _MATCH_ID,
                         {"name": "download", "in": "query", "schema": {"type": "string"}},
@@ -256,7 +266,9 @@ def openapi_document() -> dict[str, Any]:
                     },
                 },
                 "delete": {
-                    "summary": "sign this browser out of the match: its grants are revoked on the server",
+                    "summary": (
+                        "sign this browser out of the match: its grants are revoked on the server"
+                    ),
                     "parameters": [_MATCH_ID],
                     "responses": {**_ok("signed out"), **_errors(403, 404)},
                 },
@@ -274,7 +286,10 @@ def openapi_document() -> dict[str, Any]:
                                 "invite": {"type": "string"},
                                 "public_key": {
                                     "type": "string",
-                                    "description": "standard base64 of a 32-byte Ed25519 key; every later submission must be signed with it",
+                                    "description": (
+                                        "standard base64 of a 32-byte Ed25519 key; every "
+                                        "later submission must be signed with it"
+                                    ),
                                 },
                                 "sign_in": {"type": "boolean"},
                             },
@@ -438,7 +453,9 @@ def openapi_document() -> dict[str, Any]:
                         "players": {"type": "array", "items": {"type": "string"}},
                         "seats": {
                             "type": "object",
-                            "description": "each seat: whether it is claimed and the signing key it registered",
+                            "description": (
+                                "each seat: whether it is claimed and the signing key it registered"
+                            ),
                             "additionalProperties": _obj(
                                 {
                                     "claimed": {"type": "boolean"},

@@ -8,7 +8,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 from domain.record_text import describe
 from replay.state import MatchReplay
@@ -53,7 +56,7 @@ class Group:
     rows: list[dict[str, Any]] = field(default_factory=list)
 
 
-def rows(records: list[dict[str, Any]]) -> list[Group]:
+def rows(records: Sequence[Mapping[str, Any]]) -> list[Group]:
     """The records grouped by step, each row with what the page shows."""
     groups: list[Group] = [Group("setup", "Setup", None)]
     ended = False

@@ -29,6 +29,7 @@ _PIECES = {"N": "knight", "P": "pawn"}
 
 def account(step: PublicStep, players: Sequence[str], game_words: list[str]) -> None:
     """Tell the turn: penalties, moves, captures, collisions, promotions and the result."""
+    del players  # the moves name their colours, not the seats
     outcome = step.outcome or {}
     view = step.view or step.view_at_open
     sides = {p: s.title() for s, p in (view.get("colors") or {}).items()}

@@ -194,9 +194,11 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
         if (move := moves.get(colours.get(side)) or {}).get("from") in _SQUARES
         and move.get("to") in _SQUARES
     }
-    for move in drawn.values():  # tint the squares a move left and reached
-        for end in (move["from"], move["to"]):
-            body.append(_on_square(end, x0, y0, fill="#f7d44c", opacity=0.45, class_="last-move"))
+    body.extend(  # tint the squares a move left and reached
+        _on_square(end, x0, y0, fill="#f7d44c", opacity=0.45, class_="last-move")
+        for move in drawn.values()
+        for end in (move["from"], move["to"])
+    )
     body.extend(_piece(square, piece, x0, y0) for square, piece in sorted(board.items()))
     for side, move in drawn.items():
         illegal = move.get("legal") is False

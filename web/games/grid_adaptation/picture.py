@@ -38,17 +38,17 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     body: list[Markup] = [
         svg.rect(x0 - 4, y0 - 4, size * CELL + 8, size * CELL + 8, rx=4, fill="#d8d2c4")
     ]
-    for c in range(size):
-        body.append(
-            svg.text(
-                x0 + c * CELL + CELL / 2,
-                y0 - 10,
-                _COLUMNS[c % 15],
-                size=11,
-                fill=svg.MUTED,
-                anchor="middle",
-            )
+    body.extend(
+        svg.text(
+            x0 + c * CELL + CELL / 2,
+            y0 - 10,
+            _COLUMNS[c % 15],
+            size=11,
+            fill=svg.MUTED,
+            anchor="middle",
         )
+        for c in range(size)
+    )
     for r, line in enumerate(grid):
         body.append(
             svg.text(

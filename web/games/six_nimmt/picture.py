@@ -18,6 +18,10 @@ _BULLHEAD_PATH = "M0 0 L2.2 2.4 L5.8 2.4 L8 0 L7.4 4.2 L5.6 8 L2.4 8 L0.6 4.2 Z"
 CARD_W, CARD_H = 50, 70
 
 
+ONE_LINE_OF_HEADS = 5  # more bullheads than this go on two lines
+CARDS_PER_LINE = 6  # a hand drawn small, six cards a line
+
+
 def _bullhead(x: float, y: float, scale: float = 1.0, fill: str = "#7a2a3a") -> Markup:
     return svg.el(
         "path",
@@ -35,7 +39,7 @@ def _nimmt_card(
     w, h = CARD_W * scale, CARD_H * scale
     heads = bullheads(card)
     icons = []
-    per_row = 4 if heads > 5 else heads  # seven bullheads go on two lines
+    per_row = 4 if heads > ONE_LINE_OF_HEADS else heads  # seven bullheads go on two lines
     for i in range(heads):
         line, col = divmod(i, per_row)
         across = min(per_row, heads - line * per_row)
@@ -214,17 +218,17 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
             strip.append(
                 svg.name_tag(cx - 4, y + 86, player, colours.get(player, svg.MUTED), size=11)
             )
-        for request in record.pending(step):
-            strip.append(
-                svg.text(
-                    24,
-                    y + 106,
-                    f"{request.player} must choose a row to take "
-                    f"(default row {(request.default or {}).get('row')})",
-                    size=13,
-                    fill="#a33a2a",
-                )
+        strip.extend(
+            svg.text(
+                24,
+                y + 106,
+                f"{request.player} must choose a row to take "
+                f"(default row {(request.default or {}).get('row')})",
+                size=13,
+                fill="#a33a2a",
             )
+            for request in record.pending(step)
+        )
     else:
         title = "Last turn" if view.get("played") else "No turn played yet"
         for i, (player, card) in enumerate((view.get("played") or {}).items()):
@@ -251,9 +255,16 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     if hand:
         hx = 330
         body.append(svg.text(hx, y + 12, "virtual's hand (public)", bold=True, size=14))
-        for i, card in enumerate(hand):
-            body.append(_nimmt_card(hx + (i % 6) * 36, y + 22 + (i // 6) * 50, card, small=True))
-    height = y + 22 + (110 if hand and len(hand) > 6 else 92)
+        body.extend(
+            _nimmt_card(
+                hx + (i % CARDS_PER_LINE) * 36,
+                y + 22 + (i // CARDS_PER_LINE) * 50,
+                card,
+                small=True,
+            )
+            for i, card in enumerate(hand)
+        )
+    height = y + 22 + (110 if hand and len(hand) > CARDS_PER_LINE else 92)
     rnd, turn = view.get("round", 0), view.get("turn", 0)
     head = f"6 nimmt! · round {rnd}, turn {turn}" if rnd else "6 nimmt! · before the first turn"
     if view.get("finished"):
