@@ -24,7 +24,7 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def canonical_json(value: Any) -> bytes:
-    """Return the RFC 8785 (JCS) canonical UTF-8 bytes of a JSON value.
+    r"""Return the RFC 8785 (JCS) canonical UTF-8 bytes of a JSON value.
 
     For objects, arrays, strings, booleans, null and integers up to 2**53 with no
     character beyond U+FFFF, RFC 8785 and Python's sorted compact ``json`` output are the
@@ -32,7 +32,7 @@ def canonical_json(value: Any) -> bytes:
     times faster; anything else goes through ``rfc8785``.
 
     >>> canonical_json({"b": 1, "a": [True, None, "é"]})
-    b'{"a":[true,null,"\\xc3\\xa9"],"b":1}'
+    b'{"a":[true,null,"\xc3\xa9"],"b":1}'
     >>> canonical_json({"x": 1.0, "y": 1e16})
     b'{"x":1,"y":10000000000000000}'
     """
@@ -44,7 +44,7 @@ def canonical_json(value: Any) -> bytes:
         _FRACTION.search(text)
         or _EXPONENT.search(text)
         or _LONG_NUMBER.search(text)
-        or (text[0] in "-0123456789" and len(text) >= 16)  # a bare number of 16+ digits
+        or (text[0] in "-0123456789" and len(text) >= 16)  # noqa: PLR2004 - a bare number of 16+ digits
         or (not text.isascii() and _ASTRAL.search(text))
     ):
         return rfc8785.dumps(value)
@@ -52,9 +52,9 @@ def canonical_json(value: Any) -> bytes:
 
 
 def lp(data: bytes) -> bytes:
-    """Prefix ``data`` with its length as 4 bytes, big-endian.
+    r"""Prefix ``data`` with its length as 4 bytes, big-endian.
 
     >>> lp(b"abc")
-    b'\\x00\\x00\\x00\\x03abc'
+    b'\x00\x00\x00\x03abc'
     """
     return len(data).to_bytes(4, "big") + data

@@ -3,7 +3,8 @@
 ::
 
     commitment = SHA-256( b"dealerroom/commit/v1" || 0x00
-                          || lp(match_id) || lp(step) || lp(player) || lp(JCS(payload)) || lp(salt) )
+                          || lp(match_id) || lp(step) || lp(player)
+                          || lp(JCS(payload)) || lp(salt) )
 
 ``lp(x)`` is the 4-byte big-endian length of ``x`` followed by ``x`` (text as UTF-8);
 ``match_id`` is the lowercase canonical UUID text, ``step`` the decimal ASCII step number,

@@ -68,6 +68,7 @@ class Rng:
         purpose: str,
         entropy: Mapping[str, str] | None = None,
     ) -> None:
+        """Start the stream for ``purpose`` in ``match_id``, from ``seed`` and the entropy."""
         check_seed(seed)
         self._key = seed
         self._prefix = (

@@ -102,6 +102,7 @@ class ImportedMatch(Aggregate):
     verdict: dict[str, Any]
 
     def __init__(self, **kwargs: Any) -> None:  # called by Imported on replay
+        """Start with no pinned key; the ``Imported`` event sets the rest."""
         del kwargs
         self.trusted_key: str | None = None  # the key the importer pinned, if any
 

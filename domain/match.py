@@ -75,8 +75,8 @@ from domain.submission_signing import (
 from domain.vocabulary import Advance, Custody, DealSource, StepStatus
 
 if TYPE_CHECKING:
-    from uuid import UUID
     from collections.abc import Mapping, Sequence
+    from uuid import UUID
 
 actor: ContextVar[str] = ContextVar("actor", default="system")
 """Who is acting: ``"host"``, a player id, or ``"system"`` (deadlines, automation)."""
@@ -153,10 +153,11 @@ def check_salt_randomness(salt: bytes) -> None:
     anyone recover a small pick from its public commitment.
 
     >>> check_salt_randomness(bytes(range(32)))
-    >>> check_salt_randomness(bytes(32))
+    >>> check_salt_randomness(bytes(32))  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    domain.match.BadSalt: the salt is not random (1 distinct byte values in 32); draw 32 random bytes
+    domain.match.BadSalt: the salt is not random (1 distinct byte values in 32);
+    draw 32 random bytes
     """
     distinct = len(set(salt))
     if distinct < MIN_DISTINCT_SALT_BYTES:
@@ -512,6 +513,7 @@ class Match(Aggregate):
     result: dict[str, Any] | None
 
     def __init__(self, **kwargs: Any) -> None:  # called by MatchCreated on replay
+        """Start with nobody joined and no step; ``MatchCreated`` sets the rest."""
         del kwargs
         self.joined: set[str] = set()
         self.entropy: dict[str, str] = {}
@@ -1201,6 +1203,16 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def _parse_utc(text: str) -> datetime:
+    """Parse ``text`` as a time in UTC, raising what :func:`parse_time` turns into its error."""
+    if len(text) > MAX_TIME_TEXT:
+        raise ValueError
+    # Not fromisoformat's own "Z": replacing every "Z" also takes a date with one (2026-11-21Z).
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))  # noqa: FURB162 - see above
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)  # out of range near year 1 and 9999: OverflowError
+
+
 def parse_time(text: str) -> datetime:
     """Parse an RFC 3339 time (deadlines, ``at``); a time without a zone is taken as UTC.
 
@@ -1211,11 +1223,7 @@ def parse_time(text: str) -> datetime:
     """
     shown = text[:40] if isinstance(text, str) else type(text).__name__
     try:
-        if len(text) > MAX_TIME_TEXT:
-            raise ValueError
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-        moment = moment.astimezone(UTC)  # out of range near year 1 and 9999: OverflowError
+        moment = _parse_utc(text)
     except (TypeError, ValueError, AttributeError, OverflowError):
         msg = f"{shown} is not an RFC 3339 time such as 2026-11-21T20:00:00Z"
         raise MatchError(msg) from None

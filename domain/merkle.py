@@ -74,9 +74,9 @@ def record_leaf_hash(record: Mapping[str, Any]) -> bytes:
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:
-    """Return the RFC 6962 hash of an interior node: ``SHA-256(0x01 || left || right)``.
+    r"""Return the RFC 6962 hash of an interior node: ``SHA-256(0x01 || left || right)``.
 
-    >>> node_hash(leaf_hash(b""), leaf_hash(b"\\x00")).hex()[:16]
+    >>> node_hash(leaf_hash(b""), leaf_hash(b"\x00")).hex()[:16]
     'fac54203e7cc696c'
     """
     return hashlib.sha256(_NODE_PREFIX + left + right).digest()
@@ -481,14 +481,17 @@ class MerkleLog:
     __slots__ = ("_levels",)
 
     def __init__(self, leaf_hashes: Iterable[bytes] = ()) -> None:
+        """Start a log holding ``leaf_hashes``, in order."""
         self._levels: list[list[bytes]] = [[]]
         for h in leaf_hashes:
             self.append(h)
 
     def __len__(self) -> int:
+        """The number of leaves."""
         return len(self._levels[0])
 
     def __repr__(self) -> str:
+        """The size and root, for debugging."""
         return f"<MerkleLog size={len(self)} root={self.root().hex()}>"
 
     @property
@@ -605,8 +608,10 @@ class MerkleLog:
         return size
 
     def _range_hash(self, lo: int, hi: int) -> bytes:
-        """Return ``MTH`` of leaves ``[lo, hi)``, where ``lo`` is a multiple of a power of two
-        at least ``hi - lo`` (true of every node of an RFC 6962 tree).
+        """Return ``MTH`` of leaves ``[lo, hi)``.
+
+        ``lo`` is a multiple of a power of two at least ``hi - lo`` (true of every node of an
+        RFC 6962 tree).
         """
         if hi == lo:
             return EMPTY_ROOT

@@ -522,10 +522,11 @@ def _opening_received(log: PublicLog, seq: int, data: Mapping[str, Any], at: str
 
 def _submission_revealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
     del at
-    if log.finished:  # at-end reveals: about any step
-        step = log.step(data.get("step"))
-    else:
-        step = log._current(data, StepStatus.SEALED)  # noqa: SLF001
+    step = (
+        log.step(data.get("step"))
+        if log.finished  # at-end reveals: about any step
+        else log._current(data, StepStatus.SEALED)  # noqa: SLF001
+    )
     player = data.get("player")
     if step is None or player not in step.submitters or player in step.reveals:
         return

@@ -8,12 +8,13 @@ submission::
      "leaf_index", "tree_size", "inclusion_proof": [base64 hashes], "checkpoint": <signed note>}
 
 This module holds the one implementation of each check (``replay.receipt`` adds the
-bundle verifier's stricter shape rules on top). Checking needs no database and no network: the leaf hash of the record must lead,
-through the inclusion proof, to the root of the checkpoint, whose signature must verify
-with the host key. A *later* checkpoint (``dealerroom/consistency/v1``: ``{"format", "match_id",
-"old_size", "checkpoint", "consistency_proof"}``, :func:`later_checkpoint`; the older forms are
-read too, :func:`read_later`) is proven to extend the receipt's checkpoint, so the host cannot
-later show a history without the pick.
+bundle verifier's stricter shape rules on top). Checking needs no database and no network:
+the leaf hash of the record must lead, through the inclusion proof, to the root of the
+checkpoint, whose signature must verify with the host key. A *later* checkpoint
+(``dealerroom/consistency/v1``: ``{"format", "match_id", "old_size", "checkpoint",
+"consistency_proof"}``, :func:`later_checkpoint`; the older forms are read too,
+:func:`read_later`) is proven to extend the receipt's checkpoint, so the host cannot later
+show a history without the pick.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""C2SP signed notes with Ed25519, and the C2SP tlog-checkpoint body they carry.
+r"""C2SP signed notes with Ed25519, and the C2SP tlog-checkpoint body they carry.
 
 The exact formats (also in ``docs/protocol-tamper-evidence.md``), as in C2SP ``signed-note.md``,
 ``tlog-checkpoint.md`` and Go's ``golang.org/x/mod/sumdb/note``:
 
 * A note is UTF-8 text with no ASCII control character other than newline. It is a *text*
   ending in a newline, a blank line, then one or more signature lines
-  ``"— " name " " base64(key_id(4 bytes, big-endian) || signature) "\\n"`` (``—`` is U+2014).
+  ``"— " name " " base64(key_id(4 bytes, big-endian) || signature) "\n"`` (``—`` is U+2014).
   The text is everything up to and including the newline before the **last** blank line.
 * Key names are non-empty and contain no Unicode space and no ``+``.
 * ``key_id = SHA-256(name || 0x0A || 0x01 || public_key)[:4]`` for an Ed25519 key (type
@@ -17,7 +17,7 @@ The exact formats (also in ``docs/protocol-tamper-evidence.md``), as in C2SP ``s
 * Opening a note: signatures from unknown keys (name and key ID not both known) are ignored;
   a signature from a known key must verify, else the whole note is rejected; at least one must
   verify. Repeated signatures by one key count once. More than 100 signature lines is an error.
-* A checkpoint body is ``origin "\\n" size "\\n" base64(root hash) "\\n"`` followed by optional
+* A checkpoint body is ``origin "\n" size "\n" base64(root hash) "\n"`` followed by optional
   non-empty extension lines, each ending in a newline; the size is ASCII decimal with no
   leading zero, at most 2^63 - 1.
 
@@ -50,6 +50,8 @@ _SIG_PREFIX = (EM_DASH + " ").encode()
 _KEY_ID_HEX = re.compile(r"[0-9a-fA-F]{8}")
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
 _HASH_SIZE = 32
+_KEY_SIZE = 32  # an Ed25519 public key or private seed
+_TYPED_KEY_SIZE = 1 + _KEY_SIZE  # the algorithm byte, then the key
 MAX_TREE_SIZE = 2**63 - 1
 """The largest tree size a checkpoint may state (a signed 64-bit integer, as Go's ``tlog``)."""
 _MAX_TREE_SIZE = MAX_TREE_SIZE
@@ -80,7 +82,7 @@ def is_valid_name(name: str) -> bool:
 
 
 def _has_control(text: str) -> bool:
-    return any(ord(c) < 0x20 and c != "\n" for c in text)
+    return any(ord(c) < 0x20 and c != "\n" for c in text)  # noqa: PLR2004 - C0 controls
 
 
 def _check_name(name: str) -> None:
@@ -126,7 +128,7 @@ def _b64decode(text: str) -> bytes:
 def _private_key(key: Ed25519PrivateKey | bytes) -> Ed25519PrivateKey:
     if isinstance(key, Ed25519PrivateKey):
         return key
-    if isinstance(key, bytes) and len(key) == 32:
+    if isinstance(key, bytes) and len(key) == _KEY_SIZE:
         return Ed25519PrivateKey.from_private_bytes(key)
     msg = "an Ed25519 private key is an Ed25519PrivateKey or its 32-byte seed"
     raise NoteError(msg)
@@ -151,8 +153,9 @@ class Verifier:
     public_key: bytes
 
     def __post_init__(self) -> None:
+        """Check the name and the key size."""
         _check_name(self.name)
-        if not isinstance(self.public_key, bytes) or len(self.public_key) != 32:
+        if not isinstance(self.public_key, bytes) or len(self.public_key) != _KEY_SIZE:
             msg = "an Ed25519 public key is 32 bytes"
             raise NoteError(msg)
 
@@ -189,7 +192,7 @@ class Verifier:
         if typed[0] != ALG_ED25519:
             msg = f"verifier key {vkey!r} is not an Ed25519 (0x01) key"
             raise NoteError(msg)
-        if len(typed) != 33:
+        if len(typed) != _TYPED_KEY_SIZE:
             msg = f"verifier key {vkey!r} does not hold a 32-byte Ed25519 key"
             raise NoteError(msg)
         verifier = cls(name, typed[1:])
@@ -223,11 +226,13 @@ class Signer:
     __slots__ = ("_key", "name")
 
     def __init__(self, name: str, private_key: Ed25519PrivateKey | bytes) -> None:
+        """Name a private key (an ``Ed25519PrivateKey`` or its 32-byte seed)."""
         _check_name(name)
         self.name = name
         self._key = _private_key(private_key)
 
     def __repr__(self) -> str:
+        """The name and key ID, never the key."""
         return f"Signer({self.name!r}, key_id={self.key_id:08x})"
 
     @property
@@ -242,7 +247,8 @@ class Signer:
         :raises NoteError: if the key is malformed, of another algorithm, or its ID is wrong.
         """
         parts = skey.split("+", 4)
-        if len(parts) != 5 or parts[0] != "PRIVATE" or parts[1] != "KEY":
+        # PRIVATE, KEY, the name, the key ID and the typed key
+        if len(parts) != 5 or parts[0] != "PRIVATE" or parts[1] != "KEY":  # noqa: PLR2004
             msg = "malformed signer key: it must start with PRIVATE+KEY+"
             raise NoteError(msg)
         name, id_hex, key64 = parts[2], parts[3], parts[4]
@@ -253,7 +259,7 @@ class Signer:
         if not typed or typed[0] != ALG_ED25519:
             msg = f"signer key for {name!r} is not an Ed25519 (0x01) key"
             raise NoteError(msg)
-        if len(typed) != 33:
+        if len(typed) != _TYPED_KEY_SIZE:
             msg = f"signer key for {name!r} does not hold a 32-byte Ed25519 seed"
             raise NoteError(msg)
         signer = cls(name, typed[1:])
@@ -336,13 +342,13 @@ def _check_text(text: str) -> bytes:
 
 
 def sign(text: str, signer_name: str, private_key: Ed25519PrivateKey | bytes) -> str:
-    """Return the signed note: ``text``, a blank line and one Ed25519 signature line.
+    r"""Return the signed note: ``text``, a blank line and one Ed25519 signature line.
 
     :raises NoteError: if the text does not end in a newline or holds control characters, or
         the name or key is invalid.
 
-    >>> note = sign("hello\\n", "example.test", bytes(range(32)))
-    >>> note.startswith("hello\\n\\n\u2014 example.test ")
+    >>> note = sign("hello\n", "example.test", bytes(range(32)))
+    >>> note.startswith("hello\n\n— example.test ")
     True
     """
     return sign_with(text, Signer(signer_name, private_key))
@@ -370,8 +376,8 @@ def _index_verifiers(verifiers: Iterable[Verifier | str]) -> dict[tuple[str, int
     return known
 
 
-def open(note: str | bytes, verifiers: Iterable[Verifier | str]) -> OpenedNote:
-    """Parse a signed note and check its signatures against ``verifiers``.
+def open(note: str | bytes, verifiers: Iterable[Verifier | str]) -> OpenedNote:  # noqa: A001 - as Go's note.Open
+    r"""Parse a signed note and check its signatures against ``verifiers``.
 
     ``verifiers`` are :class:`Verifier` objects or verifier key texts. Signatures from other
     keys are ignored.
@@ -380,9 +386,9 @@ def open(note: str | bytes, verifiers: Iterable[Verifier | str]) -> OpenedNote:
         known key signed it.
 
     >>> v = Signer("example.test", bytes(range(32))).verifier()
-    >>> open(sign("hello\\n", "example.test", bytes(range(32))), [v]).text
-    'hello\\n'
-    >>> open("hello\\n", [v])
+    >>> open(sign("hello\n", "example.test", bytes(range(32))), [v]).text
+    'hello\n'
+    >>> open("hello\n", [v])
     Traceback (most recent call last):
     ...
     domain.signed_note.NoteError: malformed note: no blank line before the signatures
@@ -458,7 +464,7 @@ def _parse_signature_line(line: bytes) -> Signature:
     except NoteError:
         msg = f"malformed note: the signature of {name} is not canonical standard base64"
         raise NoteError(msg) from None
-    if len(raw) < 5:
+    if len(raw) < 5:  # noqa: PLR2004 - a 4-byte key ID, then the signature
         msg = f"malformed note: the signature of {name} is too short"
         raise NoteError(msg)
     return Signature(name, int.from_bytes(raw[:4], "big"), raw[4:])
@@ -471,11 +477,11 @@ def _parse_signature_line(line: bytes) -> Signature:
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """The body of a C2SP checkpoint: origin, tree size, root hash and extension lines.
+    r"""The body of a C2SP checkpoint: origin, tree size, root hash and extension lines.
 
     >>> cp = Checkpoint("example.com/log", 2, bytes(32))
     >>> cp.format()
-    'example.com/log\\n2\\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\\n'
+    'example.com/log\n2\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n'
     >>> Checkpoint.parse(cp.format()) == cp
     True
     """
@@ -486,6 +492,7 @@ class Checkpoint:
     extensions: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        """Check each field; the extension lines become a tuple."""
         if not isinstance(self.origin, str) or not self.origin or _has_control(self.origin):
             msg = "a checkpoint origin must be a non-empty line of text"
             raise NoteError(msg)
@@ -525,7 +532,7 @@ class Checkpoint:
             msg = "a checkpoint must end with a newline"
             raise NoteError(msg)
         lines = text[:-1].split("\n")
-        if len(lines) < 3:
+        if len(lines) < 3:  # noqa: PLR2004 - origin, tree size and root hash
             msg = "a checkpoint has at least three lines: origin, tree size and root hash"
             raise NoteError(msg)
         if any(not line for line in lines):

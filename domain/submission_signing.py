@@ -1,8 +1,8 @@
-"""Player-signed submissions: a player who registered an Ed25519 key signs each commitment.
+r"""Player-signed submissions: a player who registered an Ed25519 key signs each commitment.
 
 The signed message (UTF-8)::
 
-    dealerroom/submission/v1\\n<match_id>\\n<step>\\n<player>\\n<commitment>\\n
+    dealerroom/submission/v1\n<match_id>\n<step>\n<player>\n<commitment>\n
 
 ``match_id`` is the canonical lowercase UUID, ``step`` decimal, ``commitment`` 64 hex
 digits. The signature is Ed25519 over those bytes, sent and logged as standard base64
@@ -33,13 +33,21 @@ class SignatureError(UserError):
 
 
 def submission_message(match_id: str, step: int, player: str, commitment: str) -> bytes:
-    """The bytes a player signs for one commitment (the match id in canonical form).
+    r"""The bytes a player signs for one commitment (the match id in canonical form).
 
     >>> submission_message("00000000-0000-4000-8000-000000000000", 1, "ana", "ab" * 32)[:25]
-    b'dealerroom/submission/v1\\n'
+    b'dealerroom/submission/v1\n'
     """
     text = f"{TAG}\n{canonical_match_id(match_id)}\n{step}\n{player}\n{commitment}\n"
     return text.encode()
+
+
+def _raw_key(text: object) -> bytes:
+    """Decode standard base64 of 32 bytes; raise ``ValueError`` or ``binascii.Error`` if not."""
+    raw = base64.b64decode(str(text), validate=True)
+    if len(raw) != 32:  # noqa: PLR2004
+        raise ValueError
+    return raw
 
 
 def public_key_from_text(text: object) -> Ed25519PublicKey:
@@ -48,10 +56,7 @@ def public_key_from_text(text: object) -> Ed25519PublicKey:
     :raises SignatureError: for anything else.
     """
     try:
-        raw = base64.b64decode(str(text), validate=True)
-        if len(raw) != 32:  # noqa: PLR2004
-            raise ValueError
-        return Ed25519PublicKey.from_public_bytes(raw)
+        return Ed25519PublicKey.from_public_bytes(_raw_key(text))
     except (ValueError, binascii.Error):
         msg = "a player key is standard base64 of a 32-byte Ed25519 public key"
         raise SignatureError(msg) from None

@@ -261,6 +261,7 @@ class _Run:
 
 
 def _match_created(run: _Run, frame: Frame, data: Mapping[str, Any]) -> Frame:
+    del data  # the set-up is in the replay context
     state, error = _attempt(run.rules.setup, run.ctx.options, list(run.ctx.players))
     if error is not None:
         return run.lose(frame, OUTCOMES, f"the rules reject the match set-up: {error}")
@@ -600,6 +601,7 @@ class MatchReplay:
     """
 
     def __init__(self, records: Sequence[Mapping[str, Any]], *, snapshot_every: int = 64) -> None:
+        """Replay ``records`` once, keeping a snapshot every ``snapshot_every`` records."""
         if snapshot_every < 1:
             msg = "snapshot_every is at least 1"
             raise ValueError(msg)
@@ -618,9 +620,11 @@ class MatchReplay:
         self._stack: list[Frame] = []
 
     def __len__(self) -> int:
+        """The number of records."""
         return len(self.records)
 
     def __repr__(self) -> str:
+        """The game, the match and the position."""
         where = f"{self.position}/{len(self)}"
         return f"<MatchReplay {self.context.game} {self.context.match_id} at {where}>"
 

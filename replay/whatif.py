@@ -183,10 +183,10 @@ def what_if(
                 number,
                 old_view,
                 None,
-                True,
-                old_outcome,
-                None,
-                ("the new course ended before this step",),
+                diverged=True,
+                original_outcome=old_outcome,
+                new_outcome=None,
+                notes=("the new course ended before this step",),
             )
         )
     first = next((c.step for c in comparisons if c.diverged), None)

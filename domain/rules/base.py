@@ -105,7 +105,7 @@ def is_whole(value: object) -> TypeGuard[int]:
 
 
 def describe(value: object) -> str:
-    """Return a short plain description of a JSON value for an error message.
+    r"""Return a short plain description of a JSON value for an error message.
 
     Short printable texts without quotes are shown in double quotes, small whole numbers
     as they are; anything else by its kind, so a message never grows with the input and
@@ -117,7 +117,7 @@ def describe(value: object) -> str:
     ('a decimal number', 'NaN', 'an infinite number')
     >>> describe("x" * 100), describe([1]), describe({})
     ('a text of 100 characters', 'a list', 'an object')
-    >>> describe("a\\u202eb"), describe("it's")
+    >>> describe("a\u202eb"), describe("it's")
     ('a text of 3 characters', 'a text of 4 characters')
     """
     if value is None:
@@ -225,10 +225,12 @@ def check_whole(value: object, what: str, low: int, high: int, error: type[Rules
 
 
 def is_name(value: object) -> bool:
-    """Whether ``value`` is a name the rules accept: 1 to 64 printable characters, no space
-    at either end (no control, format or lone surrogate characters).
+    r"""Whether ``value`` is a name the rules accept.
 
-    >>> is_name("josé"), is_name(" ana"), is_name("a\\u200bb"), is_name(""), is_name(7)
+    A name is 1 to 64 printable characters with no space at either end (so no control,
+    format or lone surrogate characters).
+
+    >>> is_name("josé"), is_name(" ana"), is_name("a\u200bb"), is_name(""), is_name(7)
     (True, False, False, False, False)
     """
     return (

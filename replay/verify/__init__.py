@@ -102,6 +102,7 @@ class BundleVerifier(Visitor[Verdict]):
         checks: Iterable[str] = CHECKS,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
+        """Set up the checks named in ``checks``, the key to trust and the extra receipts."""
         wanted = tuple(checks)
         unknown = sorted(set(wanted) - set(CHECKS))
         if unknown:

@@ -26,6 +26,7 @@ class CommitmentsCheck(CheckVisitor):
     names = ("commitments",)
 
     def __init__(self, shared: Shared) -> None:
+        """Start with nothing seen."""
         super().__init__(shared)
         self.match_id = str(shared.header.get("match_id"))
         self.disclosure: Disclosure | None = None

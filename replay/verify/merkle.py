@@ -42,6 +42,7 @@ class MerkleCheck(CheckVisitor):
     needs_log = False
 
     def __init__(self, shared: Shared) -> None:
+        """Start with nothing seen."""
         super().__init__(shared)
         self.tree = MerkleLog()
         self.roots: dict[int, bytes | None] = {}

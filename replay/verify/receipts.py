@@ -28,6 +28,7 @@ class ReceiptsCheck(CheckVisitor):
     needs_log = False
 
     def __init__(self, shared: Shared, merkle: MerkleCheck) -> None:
+        """Check receipts against the tree ``merkle`` builds."""
         super().__init__(shared)
         self.merkle = merkle
         self.match_id = ""
@@ -79,8 +80,10 @@ class ReceiptsCheck(CheckVisitor):
                         n,
                         size,
                         i,
-                        f"receipt {i} covers {size} records; the bundle holds {n}: records were "
-                        "cut off",
+                        (
+                            f"receipt {i} covers {size} records; the bundle holds {n}: "
+                            "records were cut off"
+                        ),
                     )
                 )
                 continue
@@ -108,8 +111,10 @@ class ReceiptsCheck(CheckVisitor):
                             lo,
                             hi,
                             i,
-                            f"records {lo}..{hi - 1} are not the ones receipt {i}'s proof covers: "
-                            "the log was rewritten",
+                            (
+                                f"records {lo}..{hi - 1} are not the ones receipt {i}'s proof "
+                                "covers: the log was rewritten"
+                            ),
                         )
                     )
             if log.root(size) == ok.checkpoint.root_hash:

@@ -18,6 +18,7 @@ class SeedCheck(CheckVisitor):
     names = ("seed",)
 
     def __init__(self, shared: Shared) -> None:
+        """Start with nothing seen."""
         super().__init__(shared)
         self.seed_hash: str | None = None
         self.seed_ok = False

@@ -33,6 +33,7 @@ class SignaturesCheck(CheckVisitor):
     names = ("signatures",)
 
     def __init__(self, shared: Shared) -> None:
+        """Start with nothing seen."""
         super().__init__(shared)
         self.match_id = str(shared.header.get("match_id"))
         self.keys: dict[str, str] = {}

@@ -111,6 +111,7 @@ class Verdict:
         }
 
     def __str__(self) -> str:
+        """The report the command line prints: one line per check, then the verdict."""
         lines = [f"match {self.match_id}: {self.records} records"]
         for c in self.checks:
             where = "" if c.first_bad_seq is None else f" (first bad seq {c.first_bad_seq})"
@@ -131,6 +132,7 @@ class Tally:
     __slots__ = ("count", "first", "name", "pending", "range", "summary", "unchecked")
 
     def __init__(self, name: str) -> None:
+        """Start the tally of the check ``name``, with no findings."""
         self.name = name
         self.first: tuple[int | None, str] | None = None  # (seq, message) of the first failure
         self.range: tuple[int, int] | None = None

@@ -90,6 +90,7 @@ class CheckVisitor(Visitor[tuple["Check", ...]]):
     per_record: ClassVar[bool] = True  # has something to do for each record
 
     def __init__(self, shared: Shared) -> None:
+        """Start with a tally for each of ``names`` and no record visited."""
         self.shared = shared
         self.tallies = {name: Tally(name) for name in self.names}
         self.seq = -1

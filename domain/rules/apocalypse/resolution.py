@@ -185,7 +185,7 @@ def promote(
         else:
             drop = moves[color].drop
             # A legal move needing a drop names one; knights never grow during the moves.
-            assert drop is not None
+            assert drop is not None  # noqa: S101 - legality checked it
             drops[color] = drop
     for color, drop in drops.items():
         square = moves[color].to_square

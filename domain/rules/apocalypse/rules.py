@@ -198,7 +198,7 @@ class Apocalypse(Rules):
             entry["reason"] = reason
             report[player] = entry
             if reason is None:
-                assert move is not None
+                assert move is not None  # noqa: S101 - a legal move was parsed
                 moves[color] = move
             else:
                 events.append(penalise(penalties, player, reason))
