@@ -1,0 +1,1 @@
+"""Benchmarks of the service: ingest, replay, verification and HTTP throughput."""

@@ -82,12 +82,13 @@ class CpuMeter:
     """
 
     def __init__(self, server_group: int) -> None:
+        """Meter the processes of ``server_group`` (the server's process group id)."""
         self.group = str(server_group)
 
     def sample(self) -> dict[str, float]:
         """Cumulative CPU seconds now: ``(kind, pid)`` for each process, and the totals."""
         used: dict[Any, float] = {}
-        for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        for pid in (p.name for p in Path("/proc").iterdir() if p.name.isdigit()):
             fields = _stat(pid)
             if fields is None:
                 continue
@@ -210,6 +211,7 @@ class Players:
     """``clients`` players of vote matches (four per match), created over the API."""
 
     def __init__(self, api: Api, clients: int) -> None:
+        """Create the matches over ``api`` and seat ``clients`` players in them."""
         self.api = api
         self.seats: list[tuple[str, str, str]] = []  # (match id, player, token)
         for first in range(0, clients, PLAYERS_PER_MATCH):
@@ -292,8 +294,10 @@ def machine(folder: Path, url: str | None) -> list[str]:
         store = f"SQLite {sqlite3.sqlite_version} (WAL, synchronous=FULL)"
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     return [
-        f"machine: {os.cpu_count()} cores ({model}), {platform.system()} {platform.release()}, "
-        f"Python {platform.python_version()}; load average before the run {load}",
+        (
+            f"machine: {os.cpu_count()} cores ({model}), {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}; load average before the run {load}"
+        ),
         f"disk: write+fsync of 4 KiB takes {fsync_ms:.1f} ms",
         f"store: {store}",
     ]
@@ -315,7 +319,7 @@ def serve_and_measure(env: dict[str, str], log: Path, args: argparse.Namespace) 
         with Api(server.url) as api:
             key = api.get_ok("/api/key")["public_key"]
 
-            def get_key(client: int, n: int) -> tuple[int, Any]:
+            def get_key(_client: int, _n: int) -> tuple[int, Any]:
                 return api.get("/api/key").status, None
 
             baseline = drive(args, get_key, meter)
@@ -326,7 +330,9 @@ def serve_and_measure(env: dict[str, str], log: Path, args: argparse.Namespace) 
             print(submitted.cpu_line())
     finally:
         server.stop()
-    sample = random.Random(0).sample(submitted.receipts, min(50, len(submitted.receipts)))
+    sample = random.Random(0).sample(  # noqa: S311 - a reproducible sample, not a secret
+        submitted.receipts, min(50, len(submitted.receipts))
+    )
     for receipt in sample:
         verify_receipt(receipt, trusted_key=key)
     print(f"receipts: {len(sample)} sampled, all verify with the server's key")

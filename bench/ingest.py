@@ -33,8 +33,9 @@ from service.config import Settings
 from service.sqlite_pragmas import SYNCHRONOUS_LEVELS, tune_sqlite
 
 if TYPE_CHECKING:
-    from service.application import DealerRoom
     from collections.abc import Iterator, Sequence
+
+    from service.application import DealerRoom
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -43,10 +44,12 @@ class Tally(Aggregate):
     """The trivial aggregate of the baseline: it only counts."""
 
     def __init__(self) -> None:
+        """A tally at zero."""
         self.count = 0
 
     @event("Counted")
     def add(self) -> None:
+        """Count one more (one event)."""
         self.count += 1
 
 
@@ -60,11 +63,13 @@ class CountingSaves:
     """Records how many events each of the service's saves stored (the baseline repeats them)."""
 
     def __init__(self, room: DealerRoom) -> None:
+        """Wrap ``room.save`` so every save is counted."""
         self.batches: list[int] = []
         self._save = room.save
         room.save = self  # type: ignore[method-assign]
 
     def __call__(self, *objs: Any, **kwargs: Any) -> Any:
+        """Save through the room's own ``save`` and note how many events it stored."""
         recordings = self._save(*objs, **kwargs)
         self.batches.append(len(recordings))
         return recordings

@@ -11,7 +11,7 @@ import logging
 import os
 import uuid
 from pathlib import Path
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -23,8 +23,9 @@ from web.errors import UNEXPECTED
 from web.extension import replay_bundles
 
 if TYPE_CHECKING:
-    from service.application import DealerRoom
     from collections.abc import Iterator
+
+    from service.application import DealerRoom
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "fixtures" / "scenarios"

@@ -1,17 +1,19 @@
-"""An app for tests that make many requests quickly: rate limits out of the way, SQLite's
-fsync relaxed (``NORMAL``: durable across a crash of the process, which is all a test needs).
+"""An app for tests that make many requests quickly.
+
+Rate limits are out of the way and SQLite's fsync relaxed (``NORMAL``: durable across a crash
+of the process, which is all a test needs).
 """
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
-
+from typing import TYPE_CHECKING, Any
 
 from web import create_app
 
 if TYPE_CHECKING:
-    from flask import Flask
     from pathlib import Path
+
+    from flask import Flask
 
 
 def roomy_app(instance: Path, **config: Any) -> Flask:

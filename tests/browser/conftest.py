@@ -31,6 +31,7 @@ from web.extension import service
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+
     from flask import Flask
     from playwright.sync_api import Browser, ConsoleMessage, Page
 

@@ -3,7 +3,8 @@
 The host creates a vote from the host console, opens the step, the players claim their
 seats through their invite links and seal their picks (the commitment computed and signed in
 the browser, the receipt shown), the host seals, the timeline shows the reveals and the
-picture, and the in-browser verification turns every event green. A 6 nimmt! turn follows, with a row decision.
+picture, and the in-browser verification turns every event green. A 6 nimmt! turn follows,
+with a row decision.
 Screenshots of the main pages go to ``test-artifacts/screenshots``.
 """
 
@@ -95,7 +96,8 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
     console.allow("401 (UNAUTHORIZED)")  # that refusal is the point
     status = rooms["ana"].evaluate(
         """async (url) => (await fetch(url, {method: "POST", headers: {"Content-Type":
-        "application/json", "X-CSRF-Token": document.querySelector('meta[name=csrf-token]').content},
+        "application/json", "X-CSRF-Token":
+        document.querySelector('meta[name=csrf-token]').content},
         body: JSON.stringify({payload: {vote: "ana"}})})).status""",
         f"/api/matches/{mid}/players/ben/submissions",
     )

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
 import pytest
 
 from web import create_app
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from flask.testing import FlaskClient
-    from flask import Flask
     from pathlib import Path
+
+    from flask import Flask
+    from flask.testing import FlaskClient
 
 
 @pytest.fixture

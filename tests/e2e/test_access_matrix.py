@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -39,12 +39,28 @@ from tests.roomy import roomy_app
 from web.extension import service
 
 if TYPE_CHECKING:
-    from service.application import DealerRoom
-    from flask.testing import FlaskClient
-    from flask import Flask
     from collections.abc import Callable, Iterator
 
-CALLERS = ["anonymous", "forged", "host", "host-session", "host-no-csrf", "player", "player-session", "player-no-csrf", "other-player", "other-player-session", "other-host", "other-host-session", "other-match-player"]
+    from flask import Flask
+    from flask.testing import FlaskClient
+
+    from service.application import DealerRoom
+
+CALLERS = [
+    "anonymous",
+    "forged",
+    "host",
+    "host-session",
+    "host-no-csrf",
+    "player",
+    "player-session",
+    "player-no-csrf",
+    "other-player",
+    "other-player-session",
+    "other-host",
+    "other-host-session",
+    "other-match-player",
+]
 
 # One row per class of route: what each caller (in the order of CALLERS) gets.
 #                     anon forg host hses hnoc play pses pnoc oply opse ohst ohse omp

@@ -7,15 +7,15 @@ tests/integration/test_seats.py.
 from __future__ import annotations
 
 import uuid
-
+from typing import TYPE_CHECKING
 
 from tests.actions import claim_seats
 from tests.roomy import roomy_app
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from flask.testing import FlaskClient
     from pathlib import Path
+
+    from flask.testing import FlaskClient
 
 
 def _match(client: FlaskClient, players: list[str] | None = None) -> dict:
@@ -177,8 +177,10 @@ def test_a_deadline_in_the_past_is_refused(tmp_path: Path) -> None:
 
 
 def test_player_names_that_collide_or_cannot_reach_their_routes_are_refused(tmp_path: Path) -> None:
-    """Finding: ana/Ana, NFC/NFD twins, Cyrillic look-alikes, padding, control characters,
-    60,000 characters and names with '/', '.' or '..' were all accepted.
+    """Finding: player names that collide or cannot reach their routes were all accepted.
+
+    Among them ana/Ana, NFC/NFD twins, Cyrillic look-alikes, padding, control characters,
+    60,000 characters and names with '/', '.' or '..'.
     """
     client = roomy_app(tmp_path / "instance").test_client()
     refused = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -12,11 +13,10 @@ from tests.conftest import SCENARIOS
 from tests.e2e.test_cli import dealerroom
 from tests.unit.test_replay_fixtures import BUNDLES
 from tests.unit.test_replay_verify import big_bundle
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pathlib import Path
     import subprocess
+    from pathlib import Path
 
 NIMMT = BUNDLES / "six-nimmt-even-odd.bundle.json"
 

@@ -7,7 +7,7 @@ import os
 import socket
 import subprocess
 import sys
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -102,7 +102,7 @@ def test_serve_on_a_taken_port_exits_2_with_one_line_naming_the_port(tmp_path: P
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda p: "/dev/zero", "is not JSON text: it holds a NUL byte"),
+        (lambda _p: "/dev/zero", "is not JSON text: it holds a NUL byte"),
         (lambda p: _write(p, b'{"game": ' + b"9" * 5000 + b"}"), "a number of 5,000 characters"),
         (lambda p: _write(p, b"[" * 5000 + b"]" * 5000), "more than 100 levels deep"),
         (lambda p: _write(p, b"[" * 500 + b"]" * 500), "more than 100 levels deep"),

@@ -1,6 +1,7 @@
-"""gunicorn serves ``web.wsgi:app`` with ``gunicorn.conf.py``: the API answers, and exactly one
-worker runs the deadline ticker (another takes over when it dies). Real processes on a free
-loopback port, each wait bounded.
+"""gunicorn serves ``web.wsgi:app`` with ``gunicorn.conf.py``.
+
+The API answers, and exactly one worker runs the deadline ticker (another takes over when it
+dies). Real processes on a free loopback port, each wait bounded.
 """
 
 from __future__ import annotations

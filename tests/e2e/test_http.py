@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from domain.signed_note import open_checkpoint
 from service.demo import DEMOS, load_demo
 from web.extension import service
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from flask.testing import FlaskClient
     from flask import Flask
+    from flask.testing import FlaskClient
 
 
 def test_the_demo_loads_a_complete_match_of_every_game_once(

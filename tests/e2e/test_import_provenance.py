@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import json
 import re
-
+from typing import TYPE_CHECKING
 
 from replay.bundle import load_bundle
 from tests.conftest import archive_of
 from tests.e2e.test_cli import dealerroom
 from tests.unit.test_replay_fixtures import BUNDLES, TEST_KEY
 from web.extension import service
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from flask import Flask
     from pathlib import Path
+
+    from flask import Flask
 
 VOTE = BUNDLES / "vote-basic.bundle.json"
 KEY = TEST_KEY.verifier().vkey()

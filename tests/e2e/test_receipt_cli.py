@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from service.application import DealerRoom
 from service.config import Settings
 from tests.e2e.test_cli import dealerroom
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -1,5 +1,7 @@
-"""A sixth game, written only as a rules module and a ``web/games/`` folder, is served,
-played, drawn, exported and verified like the five (issue 15's check of the plug-in design).
+"""A sixth game, only a rules module and a ``web/games/`` folder, works like the five.
+
+It is served, played, drawn, exported and verified like them (issue 15's check of the
+plug-in design).
 
 The game (tests/plugins/two_thirds/: two thirds of the average) is dropped into a copy of
 the tree, exactly where a developer would put it, and nothing else is changed: no registry
@@ -14,9 +16,9 @@ import os
 import shutil
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 from tests.conftest import REPO
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -47,7 +49,8 @@ for player, invite in made["invites"].items():
     tokens[player] = {"Authorization": "Bearer " + claimed.get_json()["token"]}
 picks = [{"ana": 10, "ben": 40, "cai": 100}, {"ana": 0, "ben": 33}]
 for numbers in picks:
-    assert c.post(f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=host).status_code == 201
+    opened = c.post(f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=host)
+    assert opened.status_code == 201
     for player, n in numbers.items():
         sent = c.post(f"/api/matches/{mid}/players/{player}/submissions",
                       json={"payload": {"number": n}}, headers=tokens[player])

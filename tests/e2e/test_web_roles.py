@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, TYPE_CHECKING
-
+from typing import TYPE_CHECKING, Any
 
 from tests.actions import claim_seats
 from web.extension import service

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import schemathesis
@@ -43,10 +43,11 @@ from web.extension import service
 from web.openapi import openapi_document
 
 if TYPE_CHECKING:
-    from flask.testing import FlaskClient
-    from flask import Flask
-    from pathlib import Path
     from collections.abc import Iterator
+    from pathlib import Path
+
+    from flask import Flask
+    from flask.testing import FlaskClient
 
 DOCUMENT = openapi_document()
 SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
@@ -240,7 +241,7 @@ def _strategy(path: str, method: str) -> st.SearchStrategy[Any]:
         HealthCheck.too_slow,
         HealthCheck.filter_too_much,
         HealthCheck.data_too_large,
-    ],  # fmt: skip
+    ],
 )
 @given(data=st.data())
 def test_no_input_makes_an_operation_fail_or_write_on_refusal(
@@ -348,7 +349,7 @@ def test_a_creation_flood_from_one_address_is_a_json_429(tmp_path: Path) -> None
 
 DEEP = "[" * 5000 + "]" * 5000
 HOSTILE_JSON = {
-    "nested five thousand deep": '{"payload": %s}' % DEEP,
+    "nested five thousand deep": '{"payload": ' + DEEP + "}",
     "an object nested deep": '{"payload": ' + '{"a":' * 3000 + "1" + "}" * 3000 + "}",
     "a 5000-digit number": '{"payload": {"vote": %s}}' % ("9" * 5000),
     "a number beyond 2**53": '{"payload": {"vote": 18014398509481985}}',

@@ -18,7 +18,7 @@ import itertools
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -34,9 +34,10 @@ from web.cli import cli
 from web.extension import service
 
 if TYPE_CHECKING:
-    from flask import Flask
-    from pathlib import Path
     from collections.abc import Iterator
+    from pathlib import Path
+
+    from flask import Flask
 
 SETTINGS = settings(
     max_examples=20,
@@ -170,8 +171,8 @@ def instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
     room.open_step(made["match_id"], seconds=600)
     receipt = room.submit(made["match_id"], "ana", {"vote": "ben"})["receipt"]
     yield Instance(
-        app, folder, match_id, archive_of(room).export_bundle(match_id), receipt, room.checkpoint(match_id),
-        scenario, itertools.count(),
+        app, folder, match_id, archive_of(room).export_bundle(match_id), receipt,
+        room.checkpoint(match_id), scenario, itertools.count(),
     )  # fmt: skip
     room.close()
 

@@ -6,7 +6,7 @@ import base64
 import json
 import uuid
 from datetime import timedelta
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -24,8 +24,8 @@ from tests.conftest import PG_URL, SCENARIOS, archive_of
 from tests.unit.test_replay_fixtures import BUNDLES, OTHER_KEY, START, TEST_KEY, match_id
 
 if TYPE_CHECKING:
-    from pathlib import Path
     from collections.abc import Iterator
+    from pathlib import Path
 
 EVERY_GAME = DEMOS  # a complete match of every game
 HONEST = sorted(p for p in BUNDLES.glob("*.bundle.json") if p.name.count(".") == 2)
@@ -264,7 +264,9 @@ def test_an_imported_match_refuses_every_command_and_serves_proofs(service: Deal
         lambda: service.join(match, "ana"),
     ]
     for command in commands:
-        with pytest.raises(ImportedMatchError, match="from dealerroom.example: it is a read-only"):
+        with pytest.raises(
+            ImportedMatchError, match=r"from dealerroom\.example: it is a read-only"
+        ):
             command()
     assert service.role_of(match, "any token") is None
     assert service.tick() == []

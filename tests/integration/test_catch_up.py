@@ -1,6 +1,8 @@
-"""Catching up from the position a worker last saw: when another worker has moved on, the
-guard on the tracked position makes it read the position again; nothing is applied twice,
-nothing is skipped, and every receipt either worker issued verifies against the final log.
+"""Catching up from the position a worker last saw.
+
+When another worker has moved on, the guard on the tracked position makes it read the
+position again; nothing is applied twice, nothing is skipped, and every receipt either worker
+issued verifies against the final log.
 """
 
 from __future__ import annotations
@@ -73,9 +75,9 @@ def test_a_read_does_not_wait_for_a_writer_to_catch_up(settings: Settings) -> No
         #    tracking row on PostgreSQL, as a worker in the middle of its own catch-up does).
         if settings.database_url.startswith("sqlite"):
             holder = subprocess.Popen(
-                [sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], "
+                [sys.executable, "-c", ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1], "
                  "isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('held', flush=True);"
-                 " sys.stdin.read()", settings.database_url.removeprefix("sqlite:///")],
+                 " sys.stdin.read()"), settings.database_url.removeprefix("sqlite:///")],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             )  # fmt: skip
             assert holder.stdout is not None and holder.stdout.readline().strip() == "held"

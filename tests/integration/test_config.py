@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import stat
+from typing import TYPE_CHECKING
 
 import pytest
 
 from service.config import ConfigError, Settings
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -9,6 +9,7 @@ match list or the database; afterwards the reveals make them public.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -16,7 +17,6 @@ from domain.canonical import canonical_json
 from service.simulate import load_scenario, run_scenario
 from tests.conftest import SCENARIOS
 from tests.integration.test_service import _database_bytes
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from service.application import DealerRoom

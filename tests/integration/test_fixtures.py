@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
 from service.simulate import load_scenario, run_scenario
 from tests.conftest import SCENARIOS, expected_lines
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from service.application import DealerRoom
     from pathlib import Path
+
+    from service.application import DealerRoom
 
 GOLDEN = sorted(p for p in SCENARIOS.glob("*.json") if p.with_suffix(".expected.jsonl").exists())
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import random
 import uuid
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -29,8 +29,8 @@ from replay.verify import verify_bundle
 from tests.conftest import archive_of
 
 if TYPE_CHECKING:
-    from service.application import DealerRoom
     from domain.rules.base import State
+    from service.application import DealerRoom
 
 MAX_STEPS = 60
 LONG = "Ægir Þórsdóttir-Ñúñez Zoë Ålund"[:32]  # 31 characters of Latin letters and spaces

@@ -1,6 +1,8 @@
-"""Keys at start-up (issue 14, point 5): a store that holds events is served only with the keys
-it was made with; keys are generated only into an empty store; rotation of the sealing key
-works and a changed signing key does not pass silently; the service's files are private.
+"""Keys at start-up (issue 14, point 5).
+
+A store that holds events is served only with the keys it was made with; keys are generated
+only into an empty store; rotation of the sealing key works and a changed signing key does
+not pass silently; the service's files are private.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ from service.keys import KeyProblem
 from tests.conftest import REPO, settings_for
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from service.config import Settings as SettingsT
 
 
@@ -39,9 +39,7 @@ def start(env: dict[str, str]) -> DealerRoom:
 
 
 @pytest.fixture
-def played(
-    backend: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> Iterator[dict[str, str]]:
+def played(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> dict[str, str]:
     """A store with one match in it (a pick sealed, checkpoints signed); its environment."""
     env = env_of(settings_for(backend, tmp_path, request))
     room = start(env)
@@ -51,7 +49,7 @@ def played(
         room.submit(match_id, "ana", {"vote": "ben"})
     finally:
         room.close()
-    yield {**env, "match_id": match_id}
+    return {**env, "match_id": match_id}
 
 
 def without_match(env: dict[str, str]) -> dict[str, str]:
@@ -123,7 +121,7 @@ def test_a_missing_key_file_stops_the_start_before_anything_was_signed(
 
 def test_a_replaced_sealing_key_stops_the_start(played: dict[str, str]) -> None:
     env = without_match(played)
-    with pytest.raises(KeyProblem, match="the sealing key .* does not open the sealed data"):
+    with pytest.raises(KeyProblem, match=r"the sealing key .* does not open the sealed data"):
         start({**env, "DEALERROOM_SEALING_KEY": "11" * 32})
 
 
@@ -159,7 +157,7 @@ def test_a_rotated_sealing_key_starts_and_keeps_reading_old_events(played: dict[
 def test_a_changed_signing_key_or_origin_stops_the_start(
     played: dict[str, str], change: dict[str, str]
 ) -> None:
-    with pytest.raises(KeyProblem, match="signing key .* is not the one that signed"):
+    with pytest.raises(KeyProblem, match=r"signing key .* is not the one that signed"):
         start({**without_match(played), **change})
 
 

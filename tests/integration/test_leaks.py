@@ -35,7 +35,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import Engine, text
@@ -52,9 +52,10 @@ from tests.roomy import roomy_app
 from web.extension import service
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from flask import Flask
     from flask.testing import FlaskClient
-    from collections.abc import Iterator
 
 # One complete match of every game (a new game must add one): the scenario, and for 6 nimmt!
 # only its first round, made the whole match by a low start (someone takes a row in it).

@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 import json
 from contextlib import contextmanager
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import Engine, text
@@ -29,9 +29,10 @@ from service.sealing import SealingError, key_id
 from tests.roomy import roomy_app
 
 if TYPE_CHECKING:
-    from service.config import Settings
-    from pathlib import Path
     from collections.abc import Iterator
+    from pathlib import Path
+
+    from service.config import Settings
 
 OPERATOR_ERRORS = (SealingError, SealedBindingError)
 
@@ -46,7 +47,8 @@ def engine_of(service: DealerRoom) -> Engine:
 
 def stored_events(service: DealerRoom, settings: Settings) -> list[dict[str, Any]]:
     """Every stored event row of the store: id, topic and the state as stored (JSON bytes)."""
-    query = f"SELECT id, topic, state FROM {table(settings, 'dealerroom_events')} ORDER BY id"
+    events = table(settings, "dealerroom_events")
+    query = f"SELECT id, topic, state FROM {events} ORDER BY id"  # noqa: S608 - our own table name
     with engine_of(service).connect() as conn:
         return [
             {"id": row.id, "topic": row.topic, "state": bytes(row.state)}
@@ -65,7 +67,8 @@ def committed(service: DealerRoom, settings: Settings) -> dict[str, dict[str, An
 
 def write_state(service: DealerRoom, settings: Settings, row_id: int, state: dict) -> None:
     encoded = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode()
-    query = f"UPDATE {table(settings, 'dealerroom_events')} SET state = :state WHERE id = :id"
+    events = table(settings, "dealerroom_events")
+    query = f"UPDATE {events} SET state = :state WHERE id = :id"  # noqa: S608 - our own table name
     with engine_of(service).begin() as conn:
         conn.execute(text(query), {"state": encoded, "id": row_id})
 
@@ -75,7 +78,7 @@ def counts(service: DealerRoom, settings: Settings) -> dict[str, int]:
     out = {}
     with engine_of(service).connect() as conn:
         for name in ("dealerroom_events", "dealerroom_leaves", "dealerroom_checkpoints"):
-            query = text(f"SELECT COUNT(*) FROM {table(settings, name)}")
+            query = text(f"SELECT COUNT(*) FROM {table(settings, name)}")  # noqa: S608 - our table
             out[name] = conn.execute(query).scalar_one()
     return out
 

@@ -1,5 +1,7 @@
-"""Trust (issue 14): seats claimed by their players, deadlines at the moment of the command,
-client salts, conflicts, and browser grants, on both stores.
+"""Trust (issue 14), on both stores.
+
+Seats claimed by their players, deadlines at the moment of the command, client salts,
+conflicts, and browser grants.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ import base64
 import json
 import os
 from datetime import UTC, datetime, timedelta
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -10,7 +11,6 @@ from replay.bundle import build_bundle, dump_bundle, load_bundle
 from replay.verify import verify_bundle
 from service.simulate import load_scenario, run_scenario
 from tests.conftest import SCENARIOS
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from service.application import DealerRoom

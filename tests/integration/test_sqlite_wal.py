@@ -1,5 +1,7 @@
-"""The embedded SQLite store runs in WAL mode, waits for locks, fsyncs at commit, and keeps
-every acknowledged submission across a ``kill -9`` of the process.
+"""The embedded SQLite store: WAL mode, waits for locks, fsync at commit, durable answers.
+
+It runs in WAL mode, waits for locks, fsyncs at commit, and keeps every acknowledged
+submission across a ``kill -9`` of the process.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from service.sqlite_pragmas import BUSY_TIMEOUT_MS, tune_sqlite
 from tests.conftest import REPO
 
 if TYPE_CHECKING:
-    from pathlib import Path
     from collections.abc import Iterator
+    from pathlib import Path
 
     from sqlalchemy.engine import Connection
 

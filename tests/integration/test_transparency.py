@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import os
+from typing import TYPE_CHECKING
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -14,7 +15,6 @@ from domain.commitment import commit
 from domain.merkle import leaf_hash, verify_consistency, verify_inclusion
 from domain.signed_note import NoteError, Signer, open_checkpoint
 from domain.submission_signing import SignatureError, sign_submission
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from service.application import DealerRoom

@@ -13,6 +13,7 @@ since a submission that reached the server may have been recorded.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -24,7 +25,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 REPO = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"Listening at: http://([\d.]+):(\d+)")
@@ -73,7 +74,7 @@ class Server:
         """The base URL, ``http://127.0.0.1:PORT``."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> Server:
+    def start(self) -> Self:
         """Start the server and wait until the API answers (the log is kept on failure).
 
         :raises RuntimeError: when it does not come up within :data:`START_WAIT` seconds.
@@ -135,10 +136,8 @@ class Server:
         """``kill -9`` the master and all its workers at once, and reap the master."""
         if self.proc is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):  # already gone
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:  # already gone
-            pass
         self.proc.wait()
         self._wait_group_gone(self.proc.pid)
 
@@ -148,10 +147,8 @@ class Server:
             self.kill()
             return
         self.proc.send_signal(signal.SIGTERM)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=START_WAIT)
-        except subprocess.TimeoutExpired:
-            pass
         self.kill()
 
     @staticmethod
@@ -165,7 +162,7 @@ class Server:
                 return
             time.sleep(0.02)
 
-    def __enter__(self) -> Server:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -258,7 +255,7 @@ class Api:
         for conn in conns:
             conn.close()
 
-    def __enter__(self) -> Api:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

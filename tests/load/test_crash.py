@@ -16,6 +16,7 @@ the same store, and then:
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from datetime import UTC, datetime
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from tests.load.server import Server
+
+LOG = logging.getLogger(__name__)
 
 LOAD_BEFORE_KILL = 40  # accepted submissions to wait for before the kill
 LOAD_WAIT = 30.0  # ... or at most this many seconds
@@ -99,9 +102,12 @@ def test_kill_9_under_load_loses_no_acknowledged_submission_and_deadlines_apply_
             assert not load.resolve(table, status["step"]["number"])
         assert ledger.problems == []
         check_matches(api, [*tables, late], ledger, exact=False)
-        print(  # shown with pytest -s
-            f"{len(ledger.accepted)} receipts before the kill, {ledger.unanswered} requests "
-            f"unanswered, {found.extra_commitments} commitments recorded but never acknowledged"
+        LOG.info(  # shown with pytest --log-cli-level=INFO
+            "%s receipts before the kill, %s requests unanswered, "
+            "%s commitments recorded but never acknowledged",
+            len(ledger.accepted),
+            ledger.unanswered,
+            found.extra_commitments,
         )
 
 

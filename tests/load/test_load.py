@@ -9,6 +9,7 @@ back and checked by :func:`tests.load.workload.check_matches`.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from tests.load.server import Api
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from tests.load.server import Server
+
+LOG = logging.getLogger(__name__)
 
 PLAY_WAIT = 60.0  # seconds the whole load may take
 # The host seals after 0.05-0.4 s; a 1 s deadline with the seal at 0.8-1.3 s lets the ticker
@@ -50,7 +53,10 @@ def test_concurrent_matches_keep_every_receipt_and_every_bundle_verifies(
         assert found.matches == len(tables)
         assert found.steps_resolved == 3 * 1 + 3 * 3  # every step of every plan resolved once
         assert found.receipts == len(ledger.accepted)
-        print(  # shown with pytest -s
-            f"{found.matches} matches, {found.records} records, {found.receipts} receipts, "
-            f"{ledger.refused[409]} picks refused after the seal"
+        LOG.info(  # shown with pytest --log-cli-level=INFO
+            "%s matches, %s records, %s receipts, %s picks refused after the seal",
+            found.matches,
+            found.records,
+            found.receipts,
+            ledger.refused[409],
         )

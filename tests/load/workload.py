@@ -177,8 +177,12 @@ class Load:
 
     # ------------------------------------------------------------------ the host
 
+    def _rng(self, key: str) -> random.Random:
+        """A generator seeded with the load's seed and ``key``: the same moves on every run."""
+        return random.Random(f"{self.seed}/{key}")  # noqa: S311 - a reproducible load, no secret
+
     def _host(self, table: Table, index: int) -> None:
-        rng = random.Random(f"{self.seed}/{index}")
+        rng = self._rng(f"{index}")
         mid, plan = table.match_id, table.plan
         try:
             for _ in range(plan.steps):
@@ -196,7 +200,7 @@ class Load:
                         table,
                         step,
                         player,
-                        random.Random(f"{self.seed}/{index}/{step}/{player}"),
+                        self._rng(f"{index}/{step}/{player}"),
                         name=f"player-{index}-{step}-{player}",
                     )
                     for player in plan.players

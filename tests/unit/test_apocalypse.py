@@ -1,5 +1,7 @@
-"""Apocalypse rules (RULINGS.md section 2): one test per ruling, the seed's rules 1-8, the
-end conditions, property tests over random bot matches and the recorded scenarios.
+"""Apocalypse rules (RULINGS.md section 2).
+
+One test per ruling, the seed's rules 1-8, the end conditions, property tests over random bot
+matches and the recorded scenarios.
 
 Boards are written as board text: ranks 5 down to 1, files a-e, ``N``/``P`` White,
 ``n``/``p`` Black. ``ana`` is White, ``ben`` Black.
@@ -1043,8 +1045,10 @@ if __name__ == "__main__":
     [
         (
             {"from": "b1", "to": "b2" * 5000},
-            '"to" must be a square name a1 to e5 (files a-e, ranks 1-5), '
-            "not a text of 10000 characters",
+            (
+                '"to" must be a square name a1 to e5 (files a-e, ranks 1-5), '
+                "not a text of 10000 characters"
+            ),
         ),
         ({"from": 11, "to": "b2"}, "not 11"),
         ({"from": True, "to": "b2"}, "not true"),

@@ -141,8 +141,10 @@ def mutate(legal: Any, data: st.DataObject) -> Any:
 
 @cache
 def situations(game: str) -> tuple[tuple[State, str, Any, Any], ...]:
-    """(state at a step's opening, a submitter, a legal pick, the step's explicit deal) for
-    every step of two bot matches of ``game``; steps that deal also give the state before it.
+    """Situations to attack: every step of two bot matches of ``game``.
+
+    Each is (state at a step's opening, a submitter, a legal pick, the step's explicit deal);
+    steps that deal also give the state before it.
     """
     rules = get_rules(game)
     found: list[tuple[State, str, Any, Any]] = []

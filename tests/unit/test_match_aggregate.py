@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -220,10 +221,8 @@ class VoteMatchMachine(RuleBasedStateMachine):
         return self.time
 
     def _run(self, command: Any) -> None:
-        try:
+        with contextlib.suppress(ValueError):
             command()
-        except ValueError:
-            pass
         self.events.extend(self.match.collect_events())
 
     @rule(player=st.sampled_from(PLAYERS), entropy=st.none() | st.text(min_size=1, max_size=5))
@@ -262,7 +261,7 @@ class VoteMatchMachine(RuleBasedStateMachine):
         )
 
     @rule(due=st.booleans())
-    def advance(self, due: bool) -> None:
+    def advance(self, *, due: bool) -> None:
         self._run(lambda: self.match.advance(self._tick(), openings_due=due))
 
     @invariant()

@@ -1,5 +1,7 @@
-"""Picking Nine Possibilities: one test per ruling (RULINGS.md section 3), the seed's worked
-examples, property tests over random full matches, and the fixture replay.
+"""Picking Nine Possibilities.
+
+One test per ruling (RULINGS.md section 3), the seed's worked examples, property tests over
+random full matches, and the fixture replay.
 
 Run this file as a script to regenerate the fixtures:
 ``.venv/bin/python tests/unit/test_picking_nine.py``.
@@ -291,10 +293,10 @@ def test_ruling_with_eight_cards_in_the_pool_wants_still_lists_seven() -> None:
     state = play(state, POOL_1, submit).resolution.state
     state = RULES.apply_deal(state, RULES.check_deal(state, {"pool": POOL_2}))
     assert len(state["pool"]) == 8
-    with pytest.raises(IllegalPick, match="exactly 7 cards .* not 8"):
+    with pytest.raises(IllegalPick, match=r"exactly 7 cards .* not 8"):
         RULES.check_pick(state, "tog", pick(POOL_2, "R2", 1))
     assert RULES.check_pick(state, "tog", pick(POOL_2[:7], "R2", 1))["wants"] == POOL_2[:7]
-    with pytest.raises(IllegalPick, match='"0", which is not in this round.s pool'):
+    with pytest.raises(IllegalPick, match=r'"0", which is not in this round.s pool'):
         RULES.check_pick(state, "tog", pick(["0", *POOL_2[:6]], "R2", 1))
 
 

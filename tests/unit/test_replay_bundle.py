@@ -183,7 +183,7 @@ def test_checkpoints_sign_the_root_at_their_size(vote: dict[str, Any]) -> None:
 
 def test_the_key_is_named_after_the_origin_prefix(vote: dict[str, Any]) -> None:
     stranger = Signer("example.org", bytes(range(32)))
-    with pytest.raises(BundleError, match="need 'dealerroom.example'"):
+    with pytest.raises(BundleError, match=r"need 'dealerroom\.example'"):
         sign_checkpoints(vote["records"], stranger, vote["origin"], [3])
 
 

@@ -75,8 +75,9 @@ def bot_scenario(
     entropy: dict[str, str] | None = None,
     rigged: tuple[int, ...] = (),
 ) -> dict[str, Any]:
-    """A scenario whose deals come from the seed (steps in ``rigged`` get a host-chosen deal)
-    and whose picks are the rules' bot picks; decisions get their defaults.
+    """A scenario whose deals come from the seed and whose picks are the rules' bot picks.
+
+    Steps in ``rigged`` get a host-chosen deal; decisions get their defaults.
     """
     rules = get_rules(game)
     text_id = canonical_match_id(str(mid))
@@ -639,4 +640,4 @@ def test_the_fixtures_are_what_the_generator_writes(tmp_path: Path) -> None:
 
 if __name__ == "__main__":
     for written_path in generate():
-        print(written_path.relative_to(REPO), file=sys.stderr)
+        print(written_path.relative_to(REPO), file=sys.stderr)  # noqa: T201 - the generator's report

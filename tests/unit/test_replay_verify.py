@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from datetime import UTC, datetime
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import pytest
@@ -117,7 +118,7 @@ def test_progress_is_reported_up_to_the_total(nimmt: dict[str, Any]) -> None:
     calls: list[tuple[int, int]] = []
     verify_bundle(nimmt, progress=lambda done, total: calls.append((done, total)))
     assert calls[-1] == (2 * len(nimmt["records"]), 2 * len(nimmt["records"]))
-    assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:], strict=False))
+    assert all(a[0] <= b[0] for a, b in itertools.pairwise(calls))
 
 
 # --- Matches under way: pending, not failed -----------------------------------------------
@@ -165,7 +166,7 @@ def test_checkpoints_signed_by_another_key_fail_the_signature_check(vote: dict[s
 def test_a_bundle_that_names_another_key_fails_against_the_trusted_key(
     vote: dict[str, Any],
 ) -> None:
-    forged = forge(vote, lambda records: None, signer=OTHER_KEY)
+    forged = forge(vote, lambda _records: None, signer=OTHER_KEY)
     assert "signature" not in only_failures(verify_bundle(forged, checks=["signature"]))
     verdict = verify_bundle(forged, trusted_key=TRUSTED, checks=["signature"])
     assert only_failures(verdict) == {"signature": 0}
@@ -439,7 +440,7 @@ def big_bundle(size: int) -> dict[str, Any]:
                 "supersedes": None,
                 "signature": None,
             },
-        }  # fmt: skip
+        }
         for i in range(1, size)
     ]
     return export_bundle(records, TEST_KEY, sizes=list(range(1000, size + 1, 1000)))

@@ -179,7 +179,7 @@ def test_a_malformed_stored_value_is_refused(change: dict[str, Any]) -> None:
 
 def test_a_stored_value_in_the_pre_release_format_1_is_refused_with_the_way_out() -> None:
     v1 = {"k": key_id(KEY), "n": base64.b64encode(bytes(12)).decode(), "c": "AAAA"}
-    with pytest.raises(SealingError, match="format 1.*rebuild the store"):
+    with pytest.raises(SealingError, match=r"format 1.*rebuild the store"):
         SealedTranscoding((KEY,)).decode(v1)
 
 

@@ -209,7 +209,7 @@ def test_invalid_notes_are_rejected(entry: dict[str, Any]) -> None:
 
 def test_a_note_that_is_not_utf8_is_malformed() -> None:
     note = b"\xff" + (TEXT + "\n").encode() + V["valid_notes"][1]["note"].encode()[len(TEXT) + 1 :]
-    with pytest.raises(NoteError, match="^malformed note: it is not valid UTF-8"):
+    with pytest.raises(NoteError, match=r"^malformed note: it is not valid UTF-8"):
         open_note(note, [PETER["vkey"]])
 
 

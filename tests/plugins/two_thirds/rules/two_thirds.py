@@ -8,7 +8,7 @@ Test data, not a product game: tests/e2e/test_sixth_game.py drops this file into
 * The round's target is two thirds of the average of the numbers sent; whoever is
   nearest wins a point (a tie: all of them). A player who sends nothing takes no part.
 * Public state: ``round``, ``points``, ``targets``, ``finished``, ``winners``.
-"""
+"""  # noqa: INP001 - a module for domain/rules/ of a tree copy, not a package here
 
 from __future__ import annotations
 
