@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+PLAYERS = ["ana", "ben", "cai"]
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that acts as the role whose token this is."""
+    return {"Authorization": f"Bearer {token}"}
+
 
 def claim_seats(client: Any, made: dict[str, Any]) -> dict[str, str]:
     """Claim every seat of a match just created through the API; return player -> token.
@@ -17,3 +24,18 @@ def claim_seats(client: Any, made: dict[str, Any]) -> dict[str, str]:
         assert answer.status_code == 201, answer.get_json()
         tokens[player] = answer.get_json()["token"]
     return tokens
+
+
+def create_match(
+    client: Any, game: str = "vote", players: list[str] | None = None, **extra: Any
+) -> dict[str, Any]:
+    """Create a match through the API as its host and claim every seat.
+
+    The answer holds the creation's answer and ``player_tokens`` (player -> token).
+    """
+    body = {"game": game, "players": players or PLAYERS, **extra}
+    response = client.post("/api/matches", json=body)
+    assert response.status_code == 201, response.get_json()
+    made: dict[str, Any] = response.get_json()
+    made["player_tokens"] = claim_seats(client, made)
+    return made

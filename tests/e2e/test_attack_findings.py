@@ -7,9 +7,9 @@ tests/integration/test_seats.py.
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from tests.actions import claim_seats
+from tests.actions import bearer, create_match
 from tests.roomy import roomy_app
 
 if TYPE_CHECKING:
@@ -18,16 +18,13 @@ if TYPE_CHECKING:
     from flask.testing import FlaskClient
 
 
-def _match(client: FlaskClient, players: list[str] | None = None) -> dict:
-    made = client.post("/api/matches", json={"game": "vote", "players": players or ["ana", "ben"]})
-    assert made.status_code == 201, made.get_json()
-    body = made.get_json()
-    body["tokens"] = claim_seats(client, body)
-    return body
+def _match(client: FlaskClient, players: list[str] | None = None) -> dict[str, Any]:
+    made = create_match(client, "vote", players or ["ana", "ben"])
+    made["tokens"] = made["player_tokens"]
+    return made
 
 
-def _bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+_bearer = bearer
 
 
 def test_the_per_player_rate_limit_holds_however_the_match_id_is_spelled(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tests.actions import claim_seats
+from tests.actions import bearer, create_match
 from web.extension import service
 
 if TYPE_CHECKING:
@@ -18,20 +18,7 @@ if TYPE_CHECKING:
     from flask.testing import FlaskClient
 
 
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def create(
-    client: FlaskClient, game: str = "vote", players: list[str] | None = None, **extra: Any
-) -> dict[str, Any]:
-    """Create a match as its host and claim every seat (``made["player_tokens"]``)."""
-    body = {"game": game, "players": players or ["ana", "ben", "cai"], **extra}
-    response = client.post("/api/matches", json=body)
-    assert response.status_code == 201, response.get_json()
-    made = response.get_json()
-    made["player_tokens"] = claim_seats(client, made)
-    return made
+create = create_match
 
 
 def test_creating_a_match_gives_private_links_with_the_secret_in_the_fragment(

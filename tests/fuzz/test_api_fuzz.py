@@ -37,6 +37,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from domain.commitment import commit
+from tests.actions import bearer
 from tests.conftest import seat_all
 from tests.roomy import roomy_app
 from web.extension import service
@@ -284,8 +285,7 @@ def _json_error(response: Any, status: int, where: str = "") -> str:
     return _assert_error(response.get_json(silent=True), where)
 
 
-def _bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+_bearer = bearer
 
 
 BODIES = [(p, m) for p, m in OPERATIONS if "requestBody" in DOCUMENT["paths"][p][m.lower()]]
