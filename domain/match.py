@@ -32,46 +32,59 @@ passes the time (``at``) and the host seed in, and every draw comes from the see
 Amendments: until its step is sealed, a player may submit again; the new commitment
 supersedes the earlier one (the event says which). Submitting the very same pick again
 changes nothing and returns the commitment already recorded.
+
+The events, creation and the steps' course are here; ``Match``'s other methods come from its
+bases, by concern: queries and guards (:mod:`domain.match_reading`), seats
+(:mod:`domain.seats`) and submissions (:mod:`domain.submissions`). Its errors
+(:mod:`domain.match_errors`), :class:`~domain.step_record.StepRecord` and the public forms
+(:mod:`domain.records`) live beside it, and every name is importable from here as before.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from contextvars import ContextVar
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from eventsourcing.domain import Aggregate
 
 from domain.canonical import canonical_json
-from domain.commitment import (
-    CommitmentError,
-    Opening,
-    canonical_match_id,
-    check_commitment_hex,
-    commit,
+from domain.commitment import canonical_match_id, commit
+from domain.fairrand import seed_hash
+from domain.match_errors import (
+    MIN_DISTINCT_SALT_BYTES,
+    BadInvite,
+    BadSalt,
+    CommitmentReused,
+    DeadlinePassed,
+    MatchConflict,
+    MatchError,
+    MatchOver,
+    NoDecisionPending,
+    NotAPlayer,
+    RevealMismatch,
+    SeatTaken,
+    StepNotOpen,
+    StepStillOpen,
+    check_salt_randomness,
 )
-from domain.errors import Conflict, Refused, UserError
-from domain.fairrand import Rng, seed_hash
+from domain.records import (
+    MAX_TIME_TEXT,
+    MAX_YEAR,
+    MIN_YEAR,
+    format_time,
+    parse_time,
+    public_record,
+    token_hash,
+)
 from domain.rules import get_rules
-from domain.rules.base import (
-    Deal,
-    DecisionRequest,
-    Disclosure,
-    Payload,
-    Resolution,
-    Rules,
-    RulesError,
-    State,
-)
+from domain.rules.base import Deal, DecisionRequest, Disclosure, Resolution, RulesError, State
 from domain.sealed import Sealed, binding
-from domain.submission_signing import (
-    SignatureError,
-    check_submission_signature,
-    public_key_from_text,
-)
+from domain.seats import MAX_ENTROPY, MatchSeats
+from domain.step_record import StepRecord
+from domain.submission_signing import public_key_from_text
+from domain.submissions import MatchSubmissions
 from domain.vocabulary import Advance, Custody, DealSource, StepStatus
 
 if TYPE_CHECKING:
@@ -84,138 +97,9 @@ actor: ContextVar[str] = ContextVar("actor", default="system")
 SEALED_CUSTODY = Custody.SEALED
 SELF_CUSTODY = Custody.SELF
 CUSTODY_MODES = tuple(Custody)
-MAX_ENTROPY = 256
 
 
-class MatchError(UserError):
-    """A command that the match's current state does not allow."""
-
-
-class MatchConflict(MatchError, Conflict):
-    """A command that is well formed but conflicts with where the match stands (HTTP 409)."""
-
-
-class NotAPlayer(MatchError):
-    """The name is not a player of this match, or not one asked in this step."""
-
-
-class StepNotOpen(MatchConflict):
-    """There is no step open for submissions."""
-
-
-class DeadlinePassed(StepNotOpen):
-    """The step's (or the decision's) deadline has passed."""
-
-
-class StepStillOpen(MatchConflict):
-    """The current step has not resolved, so the next one cannot open."""
-
-
-class CommitmentReused(MatchConflict):
-    """A commitment already used in this match was submitted again."""
-
-
-class NoDecisionPending(MatchConflict):
-    """Nobody is asked for a decision, or not this player."""
-
-
-class MatchOver(MatchConflict):
-    """The match has finished."""
-
-
-class SeatTaken(MatchConflict):
-    """The seat was already claimed with its invite."""
-
-
-class BadInvite(MatchError, Refused):
-    """The invite is not this seat's current invite."""
-
-
-class BadSalt(MatchError):
-    """A client-chosen salt that was used before in the match or is not random."""
-
-
-class RevealMismatch(RuntimeError):
-    """A stored opening does not open its recorded commitment: the store was altered.
-
-    An operator's problem, never a user's (not a ``ValueError``): nothing is recorded.
-    """
-
-
-MIN_DISTINCT_SALT_BYTES = 16
-
-
-def check_salt_randomness(salt: bytes) -> None:
-    """:raises BadSalt: for a salt that is obviously not random.
-
-    A salt is 32 random bytes; one with a single repeated byte value, or fewer than 16
-    distinct byte values among its 32 (a uniformly random salt has about 26), would let
-    anyone recover a small pick from its public commitment.
-
-    >>> check_salt_randomness(bytes(range(32)))
-    >>> check_salt_randomness(bytes(32))  # doctest: +NORMALIZE_WHITESPACE
-    Traceback (most recent call last):
-    ...
-    domain.match.BadSalt: the salt is not random (1 distinct byte values in 32);
-    draw 32 random bytes
-    """
-    distinct = len(set(salt))
-    if distinct < MIN_DISTINCT_SALT_BYTES:
-        msg = (
-            f"the salt is not random ({distinct} distinct byte values in {len(salt)}); "
-            "draw 32 random bytes"
-        )
-        raise BadSalt(msg)
-
-
-def token_hash(token: str) -> str:
-    """Return the stored form of a credential (SHA-256 hex of the token's UTF-8 bytes)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass
-class StepRecord:
-    """What the aggregate knows of one step (private parts included)."""
-
-    number: int
-    kind: str
-    submitters: list[str]
-    deadline: str | None
-    deal_source: DealSource
-    deal_public: dict[str, Any]
-    deal_private: dict[str, Any]
-    state_at_open: State
-    status: StepStatus = StepStatus.OPEN  # open -> sealed -> resolved
-    commitments: dict[str, str] = field(default_factory=dict)
-    openings: dict[str, dict[str, Any]] = field(default_factory=dict)
-    signatures: dict[str, str | None] = field(default_factory=dict)
-    defaults: dict[str, Payload] = field(default_factory=dict)
-    revealed: set[str] = field(default_factory=set)
-    requests: list[DecisionRequest] = field(default_factory=list)
-    request_deadlines: list[str | None] = field(default_factory=list)
-    decisions: list[Payload] = field(default_factory=list)
-    outcome: dict[str, Any] | None = None
-
-    def picks(self) -> dict[str, Payload]:
-        """Each submitter's pick: the opened payload, or the default applied."""
-        out: dict[str, Payload] = {}
-        for player in self.submitters:
-            if player in self.defaults:
-                out[player] = self.defaults[player]
-            else:
-                out[player] = self.openings[player]["payload"]
-        return out
-
-    def awaiting_openings(self) -> list[str]:
-        """Self-custody submitters whose opening has not arrived (and no default yet)."""
-        return [
-            p
-            for p in self.submitters
-            if p in self.commitments and p not in self.openings and p not in self.defaults
-        ]
-
-
-class Match(Aggregate):
+class Match(MatchSeats, MatchSubmissions, Aggregate):
     """One match: its players, steps, commitments and the game state they lead to."""
 
     class Event(Aggregate.Event):
@@ -611,222 +495,7 @@ class Match(Aggregate):
         )
         return match
 
-    # ------------------------------------------------------------------ queries
-
-    @property
-    def rules(self) -> Rules:
-        """The game's rules module."""
-        return get_rules(self.game)
-
-    @property
-    def match_id(self) -> str:
-        """The canonical lowercase UUID text of this match."""
-        return canonical_match_id(str(self.id))
-
-    @property
-    def finished(self) -> bool:
-        """Whether the match has finished."""
-        return self.result is not None
-
-    @property
-    def current(self) -> StepRecord | None:
-        """The latest step, if any."""
-        return self.steps.get(self.step)
-
-    def bind(self, player: str, field: str) -> str:
-        """The binding of a sealed ``field`` of the next event (see :mod:`domain.sealed`)."""
-        return binding(self.match_id, self.version + 1, player, field)
-
-    def seats(self) -> dict[str, dict[str, Any]]:
-        """Each seat: whether it is claimed, and the signing key it registered (public)."""
-        return {
-            p: {"claimed": p in self.credentials, "public_key": self.player_keys.get(p)}
-            for p in self.players
-        }
-
-    def rng(self, purpose: str) -> Rng:
-        """The fair-randomness stream for ``purpose`` (e.g. ``"deal/3"``)."""
-        return Rng(self.seed, self.match_id, purpose, self.entropy)
-
-    def check_credential(self, role: str, token: str) -> bool:
-        """Whether ``token`` is the credential of ``role`` (constant-time comparison)."""
-        stored = self.credentials.get(role)
-        if stored is None or not isinstance(token, str):
-            return False
-        return hmac.compare_digest(stored, token_hash(token))
-
-    def public_view(self) -> dict[str, Any]:
-        """The public game state now."""
-        return self.rules.public_view(self.state)
-
-    def private_view(self, player: str) -> dict[str, Any]:
-        """What ``player`` alone may see now."""
-        return self.rules.private_view(self.state, player)
-
-    def pending_request(self) -> tuple[int, DecisionRequest, str | None] | None:
-        """The open decision request of the current step: (index, request, deadline)."""
-        record = self.current
-        if record is None or record.status != StepStatus.SEALED:
-            return None
-        if len(record.requests) > len(record.decisions):
-            index = len(record.decisions)
-            return index, record.requests[index], record.request_deadlines[index]
-        return None
-
-    def resolve_step(self, record: StepRecord) -> Resolution | DecisionRequest:
-        """Run the rules' resolution of ``record`` with the decisions made so far."""
-        return self.rules.resolve(
-            record.state_at_open,
-            record.picks(),
-            list(record.decisions),
-            self.rng(f"resolve/{record.number}"),
-        )
-
-    # ------------------------------------------------------------------ guards
-
-    def check_not_finished(self) -> None:
-        """:raises MatchOver: once the match has finished."""
-        if self.finished:
-            msg = "the match has finished"
-            raise MatchOver(msg)
-
-    def check_player(self, player: str) -> None:
-        """:raises NotAPlayer: unless ``player`` plays in this match."""
-        if player not in self.players:
-            msg = f"{player!r} is not a player of this match"
-            raise NotAPlayer(msg)
-
-    def check_open_step(self, step: int | None = None, at: datetime | None = None) -> StepRecord:
-        """:raises StepNotOpen: unless a step (``step`` if given) is open (at ``at``).
-
-        :raises DeadlinePassed: when the step's deadline has passed at ``at``.
-        """
-        record = self.current
-        if record is not None and at is not None:
-            self.check_deadline(record.deadline, at, f"step {record.number}")
-        if record is None or record.status != StepStatus.OPEN:
-            msg = "no step is open for submissions"
-            raise StepNotOpen(msg)
-        if step is not None and step != record.number:
-            msg = f"step {step} is not open; step {record.number} is"
-            raise StepNotOpen(msg)
-        return record
-
-    def check_submitter(self, record: StepRecord, player: str) -> None:
-        """:raises NotAPlayer: unless ``player`` is asked to submit in ``record``."""
-        self.check_player(player)
-        if player not in record.submitters:
-            msg = f"{player!r} is not asked to submit in step {record.number}"
-            raise NotAPlayer(msg)
-
-    def check_unused(self, commitment: str) -> None:
-        """:raises CommitmentReused: if this match has seen ``commitment`` before."""
-        if commitment in self.used_commitments:
-            msg = "this commitment was already used in this match; commit with a fresh salt"
-            raise CommitmentReused(msg)
-
-    def check_signature(self, record: StepRecord, player: str, commitment: str, sig: Any) -> None:
-        """:raises SignatureError: unless ``sig`` fits the player's key.
-
-        A player with a registered key must sign; a player without one must not send a
-        signature (nobody could check it, and the log must stay verifiable).
-        """
-        key = self.player_keys.get(player)
-        if key is not None:
-            check_submission_signature(key, sig, self.match_id, record.number, player, commitment)
-        elif sig is not None:
-            msg = (
-                f"{player} registered no signing key when claiming the seat, so a submission "
-                "cannot carry a signature; send it without one"
-            )
-            raise SignatureError(msg)
-
-    def check_deadline(self, deadline: str | None, at: datetime, what: str) -> None:
-        """:raises DeadlinePassed: when ``at`` is past ``deadline``."""
-        if deadline is not None and at > parse_time(deadline):
-            msg = f"the deadline of {what} passed at {deadline}; it takes nothing more"
-            raise DeadlinePassed(msg)
-
-    def overdue(self, at: datetime) -> str | None:
-        """What falls due at ``at``: ``"seal"`` (an open step), ``"decision"`` or ``None``."""
-        record = self.current
-        if record is None or self.finished:
-            return None
-        if record.status == StepStatus.OPEN and record.deadline is not None:
-            return "seal" if at > parse_time(record.deadline) else None
-        pending = self.pending_request()
-        if pending is not None and pending[2] is not None and at > parse_time(pending[2]):
-            return "decision"
-        return None
-
-    # ------------------------------------------------------------------ commands
-
-    def claim(
-        self, player: str, invite: str, credential: str, public_key: str | None, at: datetime
-    ) -> None:
-        """Claim ``player``'s seat with its invite; ``credential`` is the new token's hash.
-
-        :raises NotAPlayer, SeatTaken, BadInvite, SignatureError: for a stranger, a seat
-            already claimed, a wrong invite or a malformed key.
-        """
-        self.check_player(player)
-        stored = self.invites.get(player)
-        if stored is None:
-            msg = (
-                f"the seat of {player} was already claimed; if that was not you, ask the host "
-                "for a new invite"
-            )
-            raise SeatTaken(msg)
-        if not isinstance(invite, str) or not hmac.compare_digest(stored, token_hash(invite)):
-            msg = f"that is not the current invite for {player}'s seat"
-            raise BadInvite(msg)
-        if public_key is not None:
-            public_key_from_text(public_key)
-        self.trigger_event(
-            self.SeatClaimed,
-            timestamp=at,
-            player=player,
-            public_key=public_key,
-            credential=Sealed(credential, self.bind(player, "credential")),
-        )
-
-    def reinvite(self, player: str, invite: str, at: datetime) -> None:
-        """Issue a new invite for ``player``'s seat (``invite`` is its hash).
-
-        The seat's credential and key are revoked; the new invite alone can claim it.
-
-        :raises NotAPlayer:
-        """
-        self.check_player(player)
-        self.trigger_event(
-            self.SeatReinvited,
-            timestamp=at,
-            player=player,
-            invite=Sealed(invite, self.bind(player, "invite")),
-        )
-
-    def join(self, player: str, entropy: str | None, at: datetime) -> bool:
-        """Take a seat, optionally adding public entropy before the first deal.
-
-        Joining twice is harmless (returns ``False``, records nothing).
-
-        :raises NotAPlayer, MatchError: for a stranger, or entropy after the first deal.
-        """
-        self.check_player(player)
-        if entropy is not None:
-            if not isinstance(entropy, str) or not entropy or len(entropy) > MAX_ENTROPY:
-                msg = f"entropy is text of 1 to {MAX_ENTROPY} characters"
-                raise MatchError(msg)
-            if self.steps:
-                msg = "entropy can only be added before the first deal"
-                raise MatchError(msg)
-        if player in self.joined and (entropy is None or self.entropy.get(player) == entropy):
-            return False
-        if player in self.joined:
-            msg = f"{player!r} has already joined; entropy is given once, when joining"
-            raise MatchError(msg)
-        self.trigger_event(self.PlayerJoined, timestamp=at, player=player, entropy=entropy)
-        return True
+    # ------------------------------------------------------------------ the steps
 
     def open_step(
         self,
@@ -877,73 +546,6 @@ class Match(Aggregate):
         )
         return number
 
-    def submit_sealed(
-        self,
-        player: str,
-        payload: Any,
-        salt: bytes,
-        at: datetime,
-        *,
-        step: int | None = None,
-        signature: str | None = None,
-        client_salt: bool = False,
-    ) -> str:
-        """Commit to ``payload`` in sealed custody and return the commitment.
-
-        Submitting the same pick again returns the recorded commitment and records
-        nothing, when the service draws the salt (``client_salt`` false) or the client
-        sends the same salt again; the same pick with a new client salt is a new
-        commitment, an amendment like a different pick, until the step is sealed.
-
-        :raises StepNotOpen, DeadlinePassed, NotAPlayer, IllegalPick, CommitmentReused,
-            BadSalt, MatchError:
-        """
-        record = self.check_open_step(step, at)
-        self.check_submitter(record, player)
-        if self.custody[player] != SEALED_CUSTODY:
-            msg = f"{player} keeps custody of their picks; send a commitment, not a pick"
-            raise MatchError(msg)
-        pick = self.rules.check_pick(record.state_at_open, player, payload)
-        earlier = record.openings.get(player)
-        if (
-            earlier is not None
-            and earlier["payload"] == pick
-            and (not client_salt or earlier["salt"] == salt.hex())
-        ):
-            return record.commitments[player]
-        if client_salt:
-            check_salt_randomness(salt)
-            if salt.hex() in self.used_salts:
-                msg = "this salt was already used in this match; draw a fresh random salt"
-                raise BadSalt(msg)
-        commitment = commit(self.match_id, record.number, player, pick, salt)
-        opening = {"payload": pick, "salt": salt.hex()}
-        return self._commit(record, player, commitment, signature, opening, at)
-
-    def submit_commitment(
-        self,
-        player: str,
-        commitment: str,
-        at: datetime,
-        *,
-        step: int | None = None,
-        signature: str | None = None,
-    ) -> str:
-        """Record a self-custody commitment (the pick stays with the player).
-
-        :raises StepNotOpen, DeadlinePassed, NotAPlayer, CommitmentError, CommitmentReused,
-            MatchError:
-        """
-        record = self.check_open_step(step, at)
-        self.check_submitter(record, player)
-        if self.custody[player] != SELF_CUSTODY:
-            msg = f"{player} is in sealed custody; send the pick itself"
-            raise MatchError(msg)
-        commitment = check_commitment_hex(commitment)
-        if record.commitments.get(player) == commitment:
-            return commitment
-        return self._commit(record, player, commitment, signature, None, at)
-
     def seal(self, at: datetime) -> None:
         """Close the open step; players who submitted nothing get the default.
 
@@ -960,42 +562,6 @@ class Match(Aggregate):
         )
         for player in missing:
             self._apply_default(record, player, "missing", at)
-
-    def open_commitment(
-        self, player: str, step: int, payload: Any, salt_hex: str, at: datetime
-    ) -> None:
-        """A self-custody player opens their commitment after the step is sealed.
-
-        :raises MatchError, CommitmentError, IllegalPick: when it does not open the
-            commitment, comes too late or the pick is not legal.
-        """
-        record = self.steps.get(step)
-        if record is None or record.status != StepStatus.SEALED or record.requests:
-            msg = f"step {step} is not waiting for openings"
-            raise MatchError(msg)
-        commitment = record.commitments.get(player)
-        if commitment is None or self.custody[player] != SELF_CUSTODY:
-            msg = f"{player!r} has no self-custody commitment in step {step}"
-            raise MatchError(msg)
-        if player in record.openings or player in record.defaults:
-            msg = f"{player!r} has already opened (or defaulted) in step {step}"
-            raise MatchError(msg)
-        opening = Opening(payload, salt_hex)
-        if not opening.opens(commitment, self.match_id, step, player):
-            msg = "this payload and salt do not open your commitment"
-            raise CommitmentError(msg)
-        pick = self.rules.check_pick(record.state_at_open, player, payload)
-        if pick != payload:
-            msg = "the pick is not in its normal form; commit to the normal form"
-            raise MatchError(msg)
-        self.trigger_event(
-            self.OpeningReceived,
-            timestamp=at,
-            step=step,
-            player=player,
-            commitment=commitment,
-            opening=Sealed(opening.to_json(), self.bind(player, "opening")),
-        )
 
     def advance(
         self,
@@ -1081,45 +647,6 @@ class Match(Aggregate):
 
     # ------------------------------------------------------------------ internals
 
-    def _check_missed_decision(self, player: str, at: datetime) -> None:
-        """:raises DeadlinePassed: when ``player``'s last decision went by its deadline."""
-        record = self.current
-        if record is None:
-            return
-        answered = range(min(len(record.requests), len(record.decisions)))
-        for index in reversed(answered):
-            if record.requests[index].player == player:
-                deadline = record.request_deadlines[index]
-                if deadline is not None and at > parse_time(deadline):
-                    msg = f"the deadline of this decision passed at {deadline}; the default applied"
-                    raise DeadlinePassed(msg)
-                return
-
-    def _commit(
-        self,
-        record: StepRecord,
-        player: str,
-        commitment: str,
-        signature: str | None,
-        opening: dict[str, Any] | None,
-        at: datetime,
-    ) -> str:
-        """Record a (new or amending) commitment; the opening is sealed with it, if any."""
-        self.check_signature(record, player, commitment, signature)
-        self.check_unused(commitment)
-        self.trigger_event(
-            self.SubmissionCommitted,
-            timestamp=at,
-            step=record.number,
-            player=player,
-            commitment=commitment,
-            custody=self.custody[player],
-            supersedes=record.commitments.get(player),
-            signature=signature,
-            opening=Sealed(opening, self.bind(player, "opening")),
-        )
-        return commitment
-
     def _apply_default(self, record: StepRecord, player: str, reason: str, at: datetime) -> None:
         self.trigger_event(
             self.DefaultApplied,
@@ -1170,71 +697,13 @@ class Match(Aggregate):
         self.trigger_event(self.SeedRevealed, timestamp=at, seed=self.seed.hex())
 
 
-def public_record(event: Match.Event) -> dict[str, Any]:
-    """The public record of an event: ``{"seq", "type", "at", "data"}``.
-
-    ``seq`` is the 0-based position in the match log; ``at`` is RFC 3339 UTC with
-    microseconds; ``data`` holds every field except the sealed ones and the library's
-    bookkeeping (id, version, timestamp, topic).
-    """
-    data = {
-        key: value
-        for key, value in event.__dict__.items()
-        if key not in _BOOKKEEPING and not isinstance(value, Sealed)
-    }
-    return {
-        "seq": event.originator_version - 1,
-        "type": type(event).__name__,
-        "at": format_time(event.timestamp),
-        "data": data,
-    }
-
-
-_BOOKKEEPING = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic"})
-
-
-MAX_TIME_TEXT = 64
-MIN_YEAR = 1970
-MAX_YEAR = 9998
-
-
-def format_time(moment: datetime) -> str:
-    """RFC 3339 UTC text with microseconds, e.g. ``2026-11-21T00:56:30.000000Z``."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _parse_utc(text: str) -> datetime:
-    """Parse ``text`` as a time in UTC, raising what :func:`parse_time` turns into its error."""
-    if len(text) > MAX_TIME_TEXT:
-        raise ValueError
-    # Not fromisoformat's own "Z": replacing every "Z" also takes a date with one (2026-11-21Z).
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))  # noqa: FURB162 - see above
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)  # out of range near year 1 and 9999: OverflowError
-
-
-def parse_time(text: str) -> datetime:
-    """Parse an RFC 3339 time (deadlines, ``at``); a time without a zone is taken as UTC.
-
-    :raises MatchError: when it is not a time.
-
-    >>> format_time(parse_time("2026-11-21T20:00:00Z"))
-    '2026-11-21T20:00:00.000000Z'
-    """
-    shown = text[:40] if isinstance(text, str) else type(text).__name__
-    try:
-        moment = _parse_utc(text)
-    except (TypeError, ValueError, AttributeError, OverflowError):
-        msg = f"{shown} is not an RFC 3339 time such as 2026-11-21T20:00:00Z"
-        raise MatchError(msg) from None
-    if not MIN_YEAR <= moment.year <= MAX_YEAR:
-        msg = f"{shown} is out of range: times are between the years {MIN_YEAR} and {MAX_YEAR}"
-        raise MatchError(msg)
-    return moment
-
-
 __all__ = [
     "CUSTODY_MODES",
+    "MAX_ENTROPY",
+    "MAX_TIME_TEXT",
+    "MAX_YEAR",
+    "MIN_DISTINCT_SALT_BYTES",
+    "MIN_YEAR",
     "SEALED_CUSTODY",
     "SELF_CUSTODY",
     "BadInvite",
@@ -1254,6 +723,7 @@ __all__ = [
     "StepRecord",
     "StepStillOpen",
     "actor",
+    "check_salt_randomness",
     "format_time",
     "parse_time",
     "public_record",

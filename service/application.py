@@ -38,9 +38,9 @@ from domain.match import (
     public_record,
     token_hash,
 )
-from domain.public_log import PublicLog
 from domain.signed_note import Signer
 from domain.vocabulary import Advance, StepStatus
+from service.archive import imported_status
 from service.faults import StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
 from service.keys import check_keys
@@ -677,7 +677,7 @@ class DealerRoom(Application[UUID]):
         """
         imported = self.imported(match_id)
         if imported is not None:
-            return _imported_status(imported)
+            return imported_status(imported)
         match = self.get_match(match_id)
         record = match.current
         step: dict[str, Any] | None = None
@@ -784,23 +784,3 @@ def _as_name(name: Any) -> Any:
         return check_player_name(name)
     except ValueError:
         return name
-
-
-def _imported_status(imported: ImportedMatch) -> dict[str, Any]:
-    """The status of an imported match, from its records (the foreign host's log)."""
-    log = PublicLog.of(imported.records())
-    return {
-        "match_id": imported.summary["match_id"],
-        "game": imported.summary["game"],
-        "options": dict(log.options),
-        "players": list(log.players),
-        "custody": dict(log.custody),
-        "finished": log.finished,
-        "result": log.result,
-        "step": None,
-        "imported": {
-            "host": imported.summary["host"],
-            "public_key": imported.public_key,
-            "pinned": imported.trusted_key is not None,  # else nobody vouched whose key it is
-        },
-    }

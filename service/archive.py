@@ -36,6 +36,7 @@ from domain.imported import (
     extension_problem,
 )
 from domain.match import Match, actor
+from domain.public_log import PublicLog
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -277,6 +278,26 @@ class Archive:
         return self.room.records(key)[: checkpoints[-1]["size"]], checkpoints
 
 
+def imported_status(imported: ImportedMatch) -> dict[str, Any]:
+    """The status of an imported match, from its records (the foreign host's log)."""
+    log = PublicLog.of(imported.records())
+    return {
+        "match_id": imported.summary["match_id"],
+        "game": imported.summary["game"],
+        "options": dict(log.options),
+        "players": list(log.players),
+        "custody": dict(log.custody),
+        "finished": log.finished,
+        "result": log.result,
+        "step": None,
+        "imported": {
+            "host": imported.summary["host"],
+            "public_key": imported.public_key,
+            "pinned": imported.trusted_key is not None,  # else nobody vouched whose key it is
+        },
+    }
+
+
 __all__ = [
     "Archive",
     "ArchiveError",
@@ -285,4 +306,5 @@ __all__ = [
     "ImportConflict",
     "ImportResult",
     "ImportedMatchError",
+    "imported_status",
 ]
