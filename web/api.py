@@ -82,20 +82,26 @@ def openapi() -> Any:
 
 @bp.get("/games")
 def games() -> Any:
-    """The games this service runs, with their default options."""
+    """The games this service runs: default options, the typed options, the players."""
     out = []
     for name in game_names():
         rules = get_rules(name)
         try:
             defaults: Any = rules.normalise_options({})
+            fewest, most = rules.player_range({})
+            suggested: Any = rules.default_players({})
         except RulesError:
-            defaults = None
+            defaults = suggested = None
+            fewest, most = rules.min_players, rules.max_players
         out.append(
             {
                 "game": name,
+                "display_name": rules.display_name,
                 "version": rules.version,
                 "disclosure": rules.disclosure.value,
                 "default_options": defaults,
+                "options": [option.as_json() for option in rules.options_schema()],
+                "players": {"min": fewest, "max": most, "suggested": suggested},
                 "doc": (type(rules).__doc__ or "").strip().split("\n\n")[0],
             }
         )

@@ -121,8 +121,37 @@ def openapi_document() -> dict[str, Any]:
             },
             "/api/games": {
                 "get": {
-                    "summary": "the games, their rules versions, disclosure and default options",
-                    "responses": _ok("the games", {"type": "array", "items": {"type": "object"}}),
+                    "summary": (
+                        "the games: name and display name, rules version, disclosure, default "
+                        "options, the typed options a new-match form is built from (name, "
+                        "kind, default, description, minimum, maximum, choices, filled) and "
+                        "the players it takes (min, max, suggested names)"
+                    ),
+                    "responses": _ok(
+                        "the games",
+                        {
+                            "type": "array",
+                            "items": _obj(
+                                {
+                                    "game": {"type": "string"},
+                                    "display_name": {"type": "string"},
+                                    "version": {"type": "string"},
+                                    "disclosure": {"type": "string"},
+                                    "default_options": {"type": ["object", "null"]},
+                                    "options": {"type": "array", "items": {"type": "object"}},
+                                    "players": _obj(
+                                        {
+                                            "min": {"type": "integer"},
+                                            "max": {"type": "integer"},
+                                            "suggested": {"type": ["array", "null"]},
+                                        }
+                                    ),
+                                    "doc": {"type": "string"},
+                                },
+                                ["game", "display_name", "options", "players"],
+                            ),
+                        },
+                    ),
                 }
             },
             "/api/key": {

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 
-from domain.rules import game_names
+from domain.rules import game_names, get_rules
 from web import games, security
 from web.extension import service
 from web.pictures import account, chart, picture
@@ -67,7 +67,8 @@ def picture_fragment(match_id: str) -> Any:
 @bp.get("/new")
 def new_match() -> Any:
     """The host console's first page: create a match of any game."""
-    return render_template("new.html", games=game_names())
+    names = [(name, get_rules(name).display_name) for name in game_names()]
+    return render_template("new.html", games=names)
 
 
 @bp.get("/matches/<match_id>/host")
