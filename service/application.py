@@ -10,6 +10,7 @@ twice) records nothing the second time.
 from __future__ import annotations
 
 import hmac
+import itertools
 import os
 import random
 import secrets
@@ -41,10 +42,10 @@ from domain.match import (
 from domain.signed_note import Signer
 from domain.vocabulary import Advance, StepStatus
 from service.archive import imported_status
-from service.faults import StoreUnavailable, is_conflict, store_moved
+from service.faults import STORE_FAULTS, StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
 from service.keys import check_keys
-from service.names import check_player_name, check_player_names
+from service.names import as_recorded, check_player_names
 from service.readmodel import MatchIndex
 from service.sealing import SealedTranscoding
 from service.sqlite_pragmas import tune_sqlite
@@ -66,6 +67,11 @@ STANDING_PAGE = 64  # events read at a time, newest first, to find a repeated co
 
 # Imported matches were service.archive's until issue 15; events stored then name it there.
 register_topic(LEGACY_TOPIC, ImportedMatch)
+
+
+def _back_off(attempt: int) -> None:
+    """Wait before another try: jittered, doubling from 5 ms, at most :data:`MAX_BACKOFF`."""
+    time.sleep(random.uniform(0, min(MAX_BACKOFF, 0.005 * 2 ** min(attempt, 10))))  # noqa: S311
 
 
 class NotFound(Missing):
@@ -230,8 +236,7 @@ class DealerRoom(Application[UUID]):
                             raise StoreUnavailable(STORE_BUSY) from exc
                     else:
                         return result, recordings
-                backoff = min(MAX_BACKOFF, 0.005 * 2 ** min(attempt, 10))
-                time.sleep(random.uniform(0, backoff))  # noqa: S311 - jitter
+                _back_off(attempt)
             raise StoreUnavailable(STORE_BUSY)
         finally:
             actor.reset(token)
@@ -300,8 +305,8 @@ class DealerRoom(Application[UUID]):
                 raise MatchError(msg)
         # PRECIS, unique, no look-alikes, safe in links (and a list or tuple: checked there)
         players = check_player_names(cast("list[str]", players))
-        custody = {_as_name(p): mode for p, mode in (custody or {}).items()}
-        player_keys = {_as_name(p): key for p, key in (player_keys or {}).items()}
+        custody = {as_recorded(p): mode for p, mode in (custody or {}).items()}
+        player_keys = {as_recorded(p): key for p, key in (player_keys or {}).items()}
         host_token = secrets.token_urlsafe(32)
         invites = {p: secrets.token_urlsafe(24) for p in players}
         key = UUID(canonical_match_id(match_id)) if match_id else uuid4()
@@ -463,6 +468,23 @@ class DealerRoom(Application[UUID]):
         commitment, saved = self._recorded_command(match_id, player, command)
         return self._submitted(match_id, player, commitment, saved)
 
+    def _project(self) -> None:
+        """Bring the Merkle log up to the saved events (for a receipt), retrying a busy store.
+
+        The event is durable already: past :data:`RETRY_SECONDS` the caller hears a 503, and
+        a retried identical submission gets the receipt then.
+        """
+        give_up = time.monotonic() + RETRY_SECONDS
+        for attempt in itertools.count(1):
+            try:
+                self.index.catch_up()
+            except STORE_FAULTS as exc:
+                if time.monotonic() >= give_up:
+                    raise StoreUnavailable(STORE_BUSY) from exc
+                _back_off(attempt)
+            else:
+                return
+
     def _submitted(
         self, match_id: str, player: str, commitment: str, saved: list[Recording[UUID]]
     ) -> dict[str, Any]:
@@ -474,7 +496,7 @@ class DealerRoom(Application[UUID]):
         key = self.match_key(match_id)
         new = [e for r in saved if isinstance(e := r.domain_event, Match.SubmissionCommitted)]
         event = new[-1] if new else self._standing_commitment(key, player, commitment)
-        self.index.catch_up()
+        self._project()
         return {
             "step": event.step,
             "player": player,
@@ -772,15 +794,3 @@ class DealerRoom(Application[UUID]):
         except AggregateNotFoundError:
             return None
         return found if isinstance(found, Match | ImportedMatch) else None
-
-
-def _as_name(name: Any) -> Any:
-    """A name as players are recorded (PRECIS-prepared), or as given if it is no name.
-
-    Custody and keys are keyed by name, so they match the recorded names; a key that is no
-    player's name is refused by the match, naming it.
-    """
-    try:
-        return check_player_name(name)
-    except ValueError:
-        return name

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import cache
+from typing import Any
 
 from precis_i18n import get_profile
 
@@ -220,3 +221,15 @@ def _prototypes() -> dict[str, str]:
             if len(member) == 1 and member != proto:
                 prototypes[member] = proto
     return prototypes
+
+
+def as_recorded(name: Any) -> Any:
+    """A name as players are recorded (PRECIS-prepared), or as given if it is no name.
+
+    Custody and keys are keyed by name, so they match the recorded names; a key that is no
+    player's name is refused by the match, naming it.
+    """
+    try:
+        return check_player_name(name)
+    except PlayerNameError:
+        return name
