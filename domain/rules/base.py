@@ -284,6 +284,22 @@ def player_list(players: object) -> list[Any]:
     return list(players)
 
 
+def distinct_names(players: object) -> list[str]:
+    """Return ``players`` as a list of non-empty, distinct names (counts are per game).
+
+    :raises BadOptions: when it is not a list, a name is not a non-empty text, or a name
+        repeats.
+    """
+    names = player_list(players)
+    if not all(isinstance(p, str) and p for p in names):
+        msg = "players must be non-empty names"
+        raise BadOptions(msg)
+    if len(set(names)) != len(names):
+        msg = "players must not repeat a name"
+        raise BadOptions(msg)
+    return names
+
+
 def check_options_object(options: object, game: str, names: Sequence[str]) -> dict[str, Any]:
     """Check that ``options`` is a JSON object whose keys are among ``names``.
 

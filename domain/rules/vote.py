@@ -33,6 +33,7 @@ from domain.rules.base import (
     check_object,
     check_options_object,
     describe,
+    distinct_names,
     list_names,
     player_list,
 )
@@ -122,12 +123,7 @@ class Vote(Rules):
         if not 1 <= len(players) <= MAX_VOTERS:
             msg = f"a vote takes 1 to {MAX_VOTERS} players, not {len(players)}"
             raise BadOptions(msg)
-        if not all(isinstance(p, str) and p for p in players):
-            msg = "players are non-empty names"
-            raise BadOptions(msg)
-        if len(set(players)) != len(players):
-            msg = "players must not repeat a name"
-            raise BadOptions(msg)
+        players = distinct_names(players)
         candidates = list(options.get("candidates", players))
         voters = list(options.get("voters", players))
         strangers = [v for v in voters if v not in players]

@@ -29,6 +29,7 @@ from domain.rules.base import (
     check_whole,
     clone,
     describe,
+    distinct_names,
     player_list,
 )
 from domain.rules.grid_adaptation.grid import (
@@ -85,13 +86,7 @@ def _check_players(players: Sequence[str]) -> list[str]:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         msg = f"grid-adaptation takes 2 to 8 players, not {len(players)}"
         raise BadOptions(msg)
-    if not all(isinstance(p, str) and p for p in players):
-        msg = "players must be non-empty names"
-        raise BadOptions(msg)
-    if len(set(players)) != len(players):
-        msg = "players must not repeat a name"
-        raise BadOptions(msg)
-    return players
+    return distinct_names(players)
 
 
 class GridAdaptation(Rules):
