@@ -241,7 +241,7 @@ def sign_in(match_id: str) -> Any:
     mid = str(service().match_key(match_id))
     role = security.grant(mid, token)
     if role is None:
-        return _error(403, "that link is not valid for this match (a new invite replaces it)")
+        return errors.error(403, "that link is not valid for this match (a new invite replaces it)")
     return jsonify({"role": role, "csrf_token": security.csrf_token()})
 
 
@@ -392,9 +392,6 @@ def decide(match_id: str, player: str) -> Any:
 
 
 # ---------------------------------------------------------------------- errors
-
-
-_error = errors.error
 
 
 def init_app(app: Flask) -> None:

@@ -24,9 +24,6 @@ def _match(client: FlaskClient, players: list[str] | None = None) -> dict[str, A
     return made
 
 
-_bearer = bearer
-
-
 def test_the_per_player_rate_limit_holds_however_the_match_id_is_spelled(tmp_path: Path) -> None:
     """Finding: upper case, no dashes, braces or urn:uuid: each got a fresh counter (68 of 80)."""
     app = roomy_app(tmp_path / "instance", DEALERROOM_SUBMIT_RATE="4/minute")
@@ -34,7 +31,7 @@ def test_the_per_player_rate_limit_holds_however_the_match_id_is_spelled(tmp_pat
     made = _match(client)
     mid = made["match_id"]
     client.post(
-        f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=_bearer(made["host_token"])
+        f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=bearer(made["host_token"])
     )
     spellings = [
         mid,
@@ -51,7 +48,7 @@ def test_the_per_player_rate_limit_holds_however_the_match_id_is_spelled(tmp_pat
         answer = client.post(
             f"/api/matches/{spelled}/players/ana/submissions",
             json={"payload": {"vote": vote}},
-            headers=_bearer(made["tokens"]["ana"]),
+            headers=bearer(made["tokens"]["ana"]),
         )
         codes.append(answer.status_code)
     assert codes.count(201) == 4, codes
@@ -69,7 +66,7 @@ def test_out_of_range_deadlines_are_a_400_not_a_500(tmp_path: Path) -> None:
         "x" * 5000,
         "2026-13-01T00:00:00Z",
     ):
-        answer = client.post(url, json={"deadline": deadline}, headers=_bearer(made["host_token"]))
+        answer = client.post(url, json={"deadline": deadline}, headers=bearer(made["host_token"]))
         assert answer.status_code == 400, (deadline[:40], answer.get_json())
         assert "time" in answer.get_json()["error"]
 
@@ -89,7 +86,7 @@ def test_opening_a_step_while_one_is_open_is_a_409(tmp_path: Path) -> None:
     client = roomy_app(tmp_path / "instance").test_client()
     made = _match(client)
     url = f"/api/matches/{made['match_id']}/steps"
-    host = _bearer(made["host_token"])
+    host = bearer(made["host_token"])
     assert client.post(url, json={"seconds": 60}, headers=host).status_code == 201
     again = client.post(url, json={"seconds": 60}, headers=host)
     assert again.status_code == 409 and "must resolve first" in again.get_json()["error"]
@@ -101,13 +98,13 @@ def test_a_signature_from_a_player_without_a_key_is_refused_at_the_door(tmp_path
     made = _match(client)
     mid = made["match_id"]
     client.post(
-        f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=_bearer(made["host_token"])
+        f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=bearer(made["host_token"])
     )
     before = len(client.get(f"/api/matches/{mid}/records").get_json())
     answer = client.post(
         f"/api/matches/{mid}/players/ana/submissions",
         json={"payload": {"vote": "ben"}, "signature": "A" * 60_000},
-        headers=_bearer(made["tokens"]["ana"]),
+        headers=bearer(made["tokens"]["ana"]),
     )
     assert answer.status_code == 400 and "signature" in answer.get_json()["error"]
     assert len(client.get(f"/api/matches/{mid}/records").get_json()) == before
@@ -121,10 +118,10 @@ def test_a_resend_with_a_new_salt_answers_the_new_commitment(tmp_path: Path) -> 
     made = _match(client)
     mid = made["match_id"]
     client.post(
-        f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=_bearer(made["host_token"])
+        f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=bearer(made["host_token"])
     )
     url = f"/api/matches/{mid}/players/ana/submissions"
-    ana = _bearer(made["tokens"]["ana"])
+    ana = bearer(made["tokens"]["ana"])
     answers = []
     for salt in (uuid.uuid4().bytes + uuid.uuid4().bytes, uuid.uuid4().bytes + uuid.uuid4().bytes):
         body = {"payload": {"vote": "ben"}, "salt": salt.hex()}
@@ -168,7 +165,7 @@ def test_a_deadline_in_the_past_is_refused(tmp_path: Path) -> None:
     answer = client.post(
         f"/api/matches/{made['match_id']}/steps",
         json={"deadline": "2020-01-01T00:00:00Z"},
-        headers=_bearer(made["host_token"]),
+        headers=bearer(made["host_token"]),
     )
     assert answer.status_code == 400 and "passed already" in answer.get_json()["error"]
 

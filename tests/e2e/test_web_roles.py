@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from flask.testing import FlaskClient
 
 
-create = create_match
-
-
 def test_creating_a_match_gives_private_links_with_the_secret_in_the_fragment(
     client: FlaskClient,
 ) -> None:
@@ -69,7 +66,7 @@ def test_the_host_holds_no_player_credential_and_a_used_invite_is_refused(
 
 
 def test_signing_out_revokes_the_grant_on_the_server(client: FlaskClient, app: Flask) -> None:
-    made = create(client)
+    made = create_match(client)
     mid = made["match_id"]
     signed = client.post(
         f"/api/matches/{mid}/session", json={"token": made["player_tokens"]["ana"]}
@@ -90,7 +87,7 @@ def test_signing_out_revokes_the_grant_on_the_server(client: FlaskClient, app: F
 
 
 def test_the_session_cookie_is_secure_over_https(client: FlaskClient) -> None:
-    made = create(client)
+    made = create_match(client)
     client.post(
         f"/api/matches/{made['match_id']}/session",
         json={"token": made["host_token"]},
@@ -101,14 +98,14 @@ def test_the_session_cookie_is_secure_over_https(client: FlaskClient) -> None:
 
 
 def test_only_the_host_opens_and_seals_steps(app: Flask, client: FlaskClient) -> None:
-    made = create(client)
+    made = create_match(client)
     mid = made["match_id"]
     url = f"/api/matches/{mid}/steps"
     anonymous = client.post(url, json={"seconds": 60})
     assert anonymous.status_code == 401 and "private link" in anonymous.get_json()["error"]
     as_player = client.post(url, json={"seconds": 60}, headers=bearer(made["player_tokens"]["ana"]))
     assert as_player.status_code == 403
-    other = create(client)
+    other = create_match(client)
     as_other_host = client.post(url, json={"seconds": 60}, headers=bearer(other["host_token"]))
     assert as_other_host.status_code == 403
     opened = client.post(url, json={"seconds": 60}, headers=bearer(made["host_token"]))
@@ -125,7 +122,7 @@ def test_only_the_host_opens_and_seals_steps(app: Flask, client: FlaskClient) ->
 
 
 def test_a_player_acts_only_as_themself(app: Flask, client: FlaskClient) -> None:
-    made = create(client)
+    made = create_match(client)
     mid = made["match_id"]
     client.post(
         f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=bearer(made["host_token"])
@@ -150,7 +147,7 @@ def test_a_player_acts_only_as_themself(app: Flask, client: FlaskClient) -> None
 def test_a_private_link_signs_the_browser_in_and_forms_need_the_csrf_header(
     client: FlaskClient,
 ) -> None:
-    made = create(client)
+    made = create_match(client)
     mid = made["match_id"]
     client.post(
         f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=bearer(made["host_token"])
@@ -208,7 +205,7 @@ def test_api_bodies_must_be_json_objects(client: FlaskClient) -> None:
 def test_pages_carry_a_content_security_policy_and_no_inline_script(
     app: Flask, client: FlaskClient
 ) -> None:
-    made = create(client)
+    made = create_match(client)
     mid = made["match_id"]
     for url in [
         "/",
@@ -245,7 +242,7 @@ def test_every_api_route_is_in_the_openapi_document_and_back(
 
 
 def test_an_unknown_player_page_is_a_404(client: FlaskClient) -> None:
-    mid = create(client)["match_id"]
+    mid = create_match(client)["match_id"]
     response = client.get(f"/matches/{mid}/players/zed")
     assert response.status_code == 404 and "zed" in response.get_json()["error"]
 
@@ -253,7 +250,7 @@ def test_an_unknown_player_page_is_a_404(client: FlaskClient) -> None:
 def test_no_response_shows_a_sealed_pick_before_disclosure(client: FlaskClient) -> None:
     """Picking Nine keeps every pick sealed until the match ends: probe every route and role."""
     players = ["tog", "pengu", "grunkle", "dems"]
-    made = create(client, "picking-nine", players)
+    made = create_match(client, "picking-nine", players)
     mid = made["match_id"]
     host = bearer(made["host_token"])
     client.post(f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=host)

@@ -285,9 +285,6 @@ def _json_error(response: Any, status: int, where: str = "") -> str:
     return _assert_error(response.get_json(silent=True), where)
 
 
-_bearer = bearer
-
-
 BODIES = [(p, m) for p, m in OPERATIONS if "requestBody" in DOCUMENT["paths"][p][m.lower()]]
 
 
@@ -302,7 +299,7 @@ def test_a_body_over_64_kib_is_a_json_413_that_writes_nothing(
     before = world.written()
     for body in (b'{"payload": "' + b"x" * 66_000 + b'"}', b"[" * 70_000):
         response = world.app.test_client().open(
-            url, method=method, data=body, content_type="application/json", headers=_bearer(token)
+            url, method=method, data=body, content_type="application/json", headers=bearer(token)
         )
         _json_error(response, 413, f"{method} {url}")
     assert world.written() == before
@@ -319,7 +316,7 @@ def test_a_submission_flood_is_a_json_429_per_player_and_the_refused_ones_write_
     room.open_step(mid, seconds=600)
     client = app.test_client()
     url = f"/api/matches/{mid}/players/ana/submissions"
-    ana = _bearer(made["player_tokens"]["ana"])
+    ana = bearer(made["player_tokens"]["ana"])
     for vote in ("ben", "cai", "ben"):  # amendments, each recorded
         answer = client.post(url, json={"payload": {"vote": vote}}, headers=ana)
         assert answer.status_code == 201
@@ -331,7 +328,7 @@ def test_a_submission_flood_is_a_json_429_per_player_and_the_refused_ones_write_
     ben = client.post(
         f"/api/matches/{mid}/players/ben/submissions",
         json={"payload": {"vote": "ana"}},
-        headers=_bearer(made["player_tokens"]["ben"]),
+        headers=bearer(made["player_tokens"]["ben"]),
     )
     assert ben.status_code == 201
     room.close()
@@ -377,7 +374,7 @@ def test_hostile_json_in_a_submission_is_a_json_4xx_that_writes_nothing(
     world.ready()
     before = world.written()
     url = f"/api/matches/{world.live['id']}/players/ana/submissions"
-    ana = _bearer(world.live["ana"])
+    ana = bearer(world.live["ana"])
     response = world.app.test_client().post(
         url, data=HOSTILE_JSON[name], content_type="application/json", headers=ana
     )
@@ -446,7 +443,7 @@ WALKS = [
 def test_ids_that_walk_out_of_their_path_are_json_404s(world: World, walk: str) -> None:
     world.ready()
     client = world.app.test_client()
-    host = _bearer(world.live["host"])
+    host = bearer(world.live["host"])
     for url in (
         f"/api/matches/{walk}", f"/api/matches/{walk}/records", f"/api/matches/{walk}/bundle",
         f"/matches/{walk}", f"/api/matches/{world.live['id']}/players/{walk}",
@@ -462,7 +459,7 @@ def test_a_self_custody_opening_through_the_api_opens_the_commitment(world: Worl
     made = world.room.create_match("vote", ["ana", "ben"], custody={"ana": "self"})
     made["player_tokens"] = seat_all(world.room, made)
     mid, client = made["match_id"], world.app.test_client()
-    ana, host = _bearer(made["player_tokens"]["ana"]), _bearer(made["host_token"])
+    ana, host = bearer(made["player_tokens"]["ana"]), bearer(made["host_token"])
     opened = client.post(f"/api/matches/{mid}/steps", json={"seconds": 60}, headers=host)
     assert opened.get_json()["status"]["step"]["number"] == 1  # the answer is the Status
     salt = secrets.token_bytes(32)
