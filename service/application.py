@@ -250,18 +250,11 @@ class DealerRoom(Application[UUID]):
         as the system, and then runs on the state after that.
         Return whether anything was saved (a lost save race also counts: reload and retry).
         """
-        due = match.overdue(self.now())
-        if due is None:
+        if match.overdue(self.now()) is None:
             return False
         token = actor.set(SYSTEM)
         try:
-            if due == "seal":
-                match.seal(self.now())
-            else:
-                pending = match.pending_request()
-                assert pending is not None  # noqa: S101 - overdue() said a decision is due
-                match.decide(pending[1].player, None, self.now(), defaulted=True)
-            self._advance(match)
+            self._pass_deadline(match)
         finally:
             actor.reset(token)
         try:
@@ -602,40 +595,29 @@ class DealerRoom(Application[UUID]):
         """Apply every deadline that has passed; return what was done."""
         done: list[tuple[str, str]] = []
         now = self.now()
-        for match_id, kind in self.index.due(now):
+        for match_id, _ in self.index.due(now):
             try:
-                if kind == "seal":
-                    done.append((match_id, self._expire_step(match_id)))
-                elif kind == "decision":
-                    done.append((match_id, self._expire_decision(match_id)))
+                done.append((match_id, self._command(match_id, SYSTEM, self._pass_deadline)))
             except MatchError:
                 continue  # someone acted first; nothing is due any more
         return done
 
-    def _expire_step(self, match_id: str) -> str:
-        def command(match: Match) -> str:
-            record = match.current
-            if record is None or record.status != StepStatus.OPEN or record.deadline is None:
-                return "nothing due"
-            if parse_time(record.deadline) > self.now():
-                return "not yet"
+    def _pass_deadline(self, match: Match) -> str:
+        """Apply the deadline that has passed: seal the open step or default the decision.
+
+        One rule for the ticker and for a command that finds its match overdue
+        (:meth:`Match.overdue` says what is due); returns how far the match went on.
+        """
+        due = match.overdue(self.now())
+        if due is None:
+            return "nothing due"
+        if due == "seal":
             match.seal(self.now())
-            return self._advance(match, openings_due=False)
-
-        return self._command(match_id, SYSTEM, command)
-
-    def _expire_decision(self, match_id: str) -> str:
-        def command(match: Match) -> str:
+        else:
             pending = match.pending_request()
-            if pending is None:
-                return "nothing due"
-            _, request, deadline = pending
-            if deadline is not None and parse_time(deadline) > self.now():
-                return "not yet"
-            match.decide(request.player, None, self.now(), defaulted=True)
-            return self._advance(match)
-
-        return self._command(match_id, SYSTEM, command)
+            assert pending is not None  # noqa: S101 - overdue() said a decision is due
+            match.decide(pending[1].player, None, self.now(), defaulted=True)
+        return self._advance(match)
 
     # ------------------------------------------------------------------ queries
 
