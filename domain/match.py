@@ -8,6 +8,10 @@ The life of a match (ARCHITECTURE.md), one event class each, in order::
         -> (DecisionRequested -> DecisionMade)* -> StepResolved )+
     -> MatchFinished -> SubmissionRevealed* (at-end games) -> DealRevealed* -> SeedRevealed
 
+or, at any point after ``SeedCommitted``, the host ends the match early: ``MatchEnded``
+(the reason) -> SubmissionRevealed* (every pick still held) -> DealRevealed* -> SeedRevealed,
+and nothing else after it (:meth:`Match.end`).
+
 Every event carries only public data, except fields holding :class:`~domain.sealed.Sealed`
 values (a sealed pick and salt, the host seed, private deals, credential and invite hashes),
 which the service encrypts at rest and which the public record leaves out. Each sealed value
@@ -50,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 from eventsourcing.domain import Aggregate
 
 from domain.canonical import canonical_json
-from domain.commitment import canonical_match_id, commit
+from domain.commitment import canonical_match_id
 from domain.fairrand import seed_hash
 from domain.match_errors import (
     MIN_DISTINCT_SALT_BYTES,
@@ -69,6 +73,7 @@ from domain.match_errors import (
     StepStillOpen,
     check_salt_randomness,
 )
+from domain.match_settings import end_reason, match_name, match_settings, recorded_settings
 from domain.records import (
     MAX_TIME_TEXT,
     MAX_YEAR,
@@ -119,6 +124,18 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
         player_keys: dict[str, str]
         credentials: Sealed  # {"host": token hash}
         invites: Sealed  # {player: invite hash}
+        name: str = ""
+        settings: dict[str, Any] | None = None  # domain.match_settings; None: not recorded
+
+        def __post_init__(self) -> None:
+            """A match created without a name or settings records neither field.
+
+            Its record then reads exactly as one made before these fields existed (and
+            reads the same: no name, every setting off).
+            """
+            super().__post_init__()
+            if self.settings is None:
+                del self.__dict__["name"], self.__dict__["settings"]
 
         def apply(self, aggregate: Match) -> None:
             """Set up the game state from the options and players."""
@@ -133,6 +150,8 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
             aggregate.player_keys = dict(self.player_keys)
             aggregate.credentials = dict(self.credentials.value)
             aggregate.invites = dict(self.invites.value)
+            aggregate.name = self.name
+            aggregate.settings = recorded_settings(self.settings)
             aggregate.state = aggregate.rules.setup(self.options, self.players)
 
     class SeatClaimed(Event):
@@ -363,6 +382,15 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
             """Record the result."""
             aggregate.result = dict(self.result)
 
+    class MatchEnded(Event):
+        """The host ended the match early; everything sealed is disclosed after it."""
+
+        reason: str
+
+        def apply(self, aggregate: Match) -> None:
+            """Record the reason and when: only disclosure may follow."""
+            aggregate.ended = {"reason": self.reason, "at": format_time(self.timestamp)}
+
     class DealRevealed(Event):
         """A step's private deal is disclosed after the match."""
 
@@ -395,6 +423,8 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
     seed: bytes
     state: State
     result: dict[str, Any] | None
+    name: str  # public; "" for none
+    settings: dict[str, Any]  # auto_open, auto_seal, step_seconds (domain.match_settings)
 
     def __init__(self, **kwargs: Any) -> None:  # called by MatchCreated on replay
         """Start with nobody joined and no step; ``MatchCreated`` sets the rest."""
@@ -406,6 +436,7 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
         self.used_commitments: set[str] = set()
         self.used_salts: set[str] = set()
         self.result = None
+        self.ended: dict[str, str] | None = None
         self.disclosed = False
 
     def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
@@ -413,8 +444,13 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
 
         The service clock may step back (an NTP correction, another worker's clock); the
         log's times never do (verifiers refuse a time before the previous record's), so an
-        event is dated at the later of its time and the previous event's.
+        event is dated at the later of its time and the previous event's. After an early
+        end only disclosure is recorded.
+
+        :raises MatchOver: for any other event once the match has ended.
         """
+        if self.ended is not None and event_class not in _DISCLOSURE:
+            self.check_not_ended()
         at = kwargs.get("timestamp")
         if isinstance(at, datetime) and at < self.modified_on:
             kwargs["timestamp"] = self.modified_on
@@ -437,14 +473,23 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
         invites: Mapping[str, str],
         seed: bytes,
         at: datetime,
+        name: str = "",
+        settings: Mapping[str, Any] | None = None,
     ) -> Match:
         """Create a match and commit to its host seed.
 
         ``credentials`` holds the host's token hash, ``invites`` each player's invite hash.
+        ``name`` (trimmed) and ``settings`` (``auto_open``, ``auto_seal``, ``step_seconds``;
+        default all off) are public; with no name and every setting off neither is recorded.
 
         :raises RulesError: for an unknown game, bad options or a bad player list.
-        :raises MatchError: for a bad custody mode.
+        :raises MatchError: for a bad custody mode, name or setting.
         """
+        name = match_name(name)
+        chosen = match_settings(**recorded_settings(settings))
+        named = (
+            {"name": name, "settings": chosen} if name or chosen != recorded_settings(None) else {}
+        )
         rules = get_rules(game)
         players = list(players)
         if any(not isinstance(p, str) or not p.strip() or p in ("host", "system") for p in players):
@@ -486,6 +531,7 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
             invites=Sealed(
                 {p: invites[p] for p in players if p in invites}, binding(mid, 1, "", "invites")
             ),
+            **named,
         )
         match.trigger_event(
             cls.SeedCommitted,
@@ -577,6 +623,7 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
         :attr:`~Advance.FINISHED`; :attr:`~Advance.IDLE` when no step is sealed. With
         ``openings_due`` the players whose openings have not arrived get the default.
         """
+        self.check_not_ended()
         record = self.current
         if record is None or record.status != StepStatus.SEALED:
             if record is None or record.status == StepStatus.OPEN:
@@ -587,8 +634,8 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
             return Advance.OPENINGS
         for player in waiting:
             self._apply_default(record, player, "not-revealed", at)
-        if self.rules.disclosure is Disclosure.ON_RESOLVE:
-            self._reveal(record, at)
+        if self.rules.disclosure_for(self.options) is Disclosure.ON_RESOLVE:
+            self.reveal_held(record, at)
         outcome = self.resolve_step(record)
         if isinstance(outcome, DecisionRequest):
             if len(record.requests) == len(record.decisions):
@@ -619,8 +666,9 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
     def decide(self, player: str, payload: Any, at: datetime, *, defaulted: bool = False) -> None:
         """Answer the pending decision request (``defaulted``: its deadline passed).
 
-        :raises NoDecisionPending, BadDecision:
+        :raises NoDecisionPending, BadDecision, MatchOver:
         """
+        self.check_not_ended()
         pending = self.pending_request()
         if pending is None or pending[1].player != player:
             self._check_missed_decision(player, at)
@@ -645,6 +693,22 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
             defaulted=defaulted,
         )
 
+    def end(self, reason: str, at: datetime) -> None:
+        """The host ends the match early, for ``reason`` (trimmed, 1 to 300 characters).
+
+        The match stops where it stands: an open or resolving step is neither sealed nor
+        resolved and there is no result. Everything sealed is then disclosed as at a normal
+        end: every pick held (sealed custody, and self-custody openings received) that is
+        not public yet, the interrupted step's included, in step order; every private deal;
+        the seed. A self-custody commitment never opened stays with its player.
+
+        :raises MatchOver: once the match has finished or ended.
+        :raises MatchError: for an empty, too long or control-character reason.
+        """
+        self.check_not_finished()
+        self.trigger_event(self.MatchEnded, timestamp=at, reason=end_reason(reason))
+        self._disclose(at)
+
     # ------------------------------------------------------------------ internals
 
     def _apply_default(self, record: StepRecord, player: str, reason: str, at: datetime) -> None:
@@ -657,44 +721,23 @@ class Match(MatchSeats, MatchSubmissions, Aggregate):
             reason=reason,
         )
 
-    def _reveal(self, record: StepRecord, at: datetime) -> None:
-        for player in record.submitters:
-            opening = record.openings.get(player)
-            if opening is None or player in record.revealed or player in record.defaults:
-                continue
-            commitment = commit(
-                self.match_id,
-                record.number,
-                player,
-                opening["payload"],
-                bytes.fromhex(opening["salt"]),
-            )
-            if commitment != record.commitments[player]:
-                msg = (
-                    f"the stored pick of {player} in step {record.number} does not open the "
-                    "commitment recorded for it: the store was altered; nothing is revealed"
-                )
-                raise RevealMismatch(msg)
-            self.trigger_event(
-                self.SubmissionRevealed,
-                timestamp=at,
-                step=record.number,
-                player=player,
-                commitment=record.commitments[player],
-                payload=opening["payload"],
-                salt=opening["salt"],
-            )
-
     def _finish(self, at: datetime) -> None:
         self.trigger_event(self.MatchFinished, timestamp=at, result=self.rules.result(self.state))
+        self._disclose(at)
+
+    def _disclose(self, at: datetime) -> None:
+        """Reveal every pick held, every private deal and the seed (after the match)."""
         for record in self.steps.values():
-            self._reveal(record, at)
+            self.reveal_held(record, at)
         for record in self.steps.values():
             if record.deal_private:
                 self.trigger_event(
                     self.DealRevealed, timestamp=at, step=record.number, private=record.deal_private
                 )
         self.trigger_event(self.SeedRevealed, timestamp=at, seed=self.seed.hex())
+
+
+_DISCLOSURE = (Match.SubmissionRevealed, Match.DealRevealed, Match.SeedRevealed)
 
 
 __all__ = [

@@ -7,6 +7,7 @@ before recording anything. Nothing here triggers an event.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from domain.commitment import canonical_match_id
@@ -22,7 +23,7 @@ from domain.records import parse_time
 from domain.rules import get_rules
 from domain.sealed import binding
 from domain.submission_signing import SignatureError, check_submission_signature
-from domain.vocabulary import StepStatus
+from domain.vocabulary import Automatic, StepStatus
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -42,6 +43,9 @@ class MatchReading:
     seed: bytes
     state: State
     result: dict[str, Any] | None
+    ended: dict[str, str] | None  # {"reason", "at"} once the host ended the match early
+    settings: dict[str, Any]
+    credentials: dict[str, str]
     entropy: dict[str, str]
     step: int
     steps: dict[int, StepRecord]
@@ -55,6 +59,9 @@ class MatchReading:
 
         version: int  # the number of its events
 
+        def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
+            """Record an event of ``event_class`` (Match, over eventsourcing's)."""
+
     @property
     def rules(self) -> Rules:
         """The game's rules module."""
@@ -67,8 +74,13 @@ class MatchReading:
 
     @property
     def finished(self) -> bool:
-        """Whether the match has finished."""
+        """Whether the match has finished by its rules (``MatchFinished``)."""
         return self.result is not None
+
+    @property
+    def over(self) -> bool:
+        """Whether the match is over: finished by its rules, or ended early by the host."""
+        return self.result is not None or self.ended is not None
 
     @property
     def current(self) -> StepRecord | None:
@@ -91,6 +103,36 @@ class MatchReading:
         """What ``player`` alone may see now."""
         return self.rules.private_view(self.state, player)
 
+    def own_step(self, player: str, most: int) -> dict[str, Any]:
+        """What ``player`` has and may do in the current step.
+
+        ``current_pick`` (their pick that stands, when the service holds it), and while the
+        step waits for their pick: ``default_pick``, ``legal`` (every legal pick, or ``None``
+        when there are more than ``most``) and the pick's ``fields``.
+        """
+        record = self.current
+        own: dict[str, Any] = {}
+        if record is not None and player in record.openings:
+            own = {"step": record.number, "pick": record.openings[player]["payload"]}
+        answer: dict[str, Any] = {
+            "current_pick": own,
+            "default_pick": None,
+            "legal": None,
+            "fields": [],
+            "kind": None if record is None else record.kind,
+        }
+        if record is not None and record.status == StepStatus.OPEN and player in record.submitters:
+            state = record.state_at_open
+            listed = list(
+                itertools.islice(self.rules.generate_legal_picks(state, player), most + 1)
+            )
+            answer |= {
+                "default_pick": self.rules.default_pick(state, player),
+                "legal": listed if len(listed) <= most else None,
+                "fields": [f.as_json() for f in self.rules.pick_fields_for(state, record.kind)],
+            }
+        return answer
+
     def pending_request(self) -> tuple[int, DecisionRequest, str | None] | None:
         """The open decision request of the current step: (index, request, deadline)."""
         record = self.current
@@ -111,10 +153,38 @@ class MatchReading:
         )
 
     def check_not_finished(self) -> None:
-        """:raises MatchOver: once the match has finished."""
+        """:raises MatchOver: once the match has finished or ended."""
+        self.check_not_ended()
         if self.finished:
             msg = "the match has finished"
             raise MatchOver(msg)
+
+    def check_not_ended(self) -> None:
+        """:raises MatchOver: once the host ended the match early (only disclosure follows)."""
+        if self.ended is not None:
+            msg = "the match has ended"
+            raise MatchOver(msg)
+
+    def automatic(self) -> Automatic | None:
+        """What the match's settings do now by themselves, if anything.
+
+        :attr:`~Automatic.SEAL` with ``auto_seal`` when everyone asked in the open step has
+        submitted; :attr:`~Automatic.OPEN` with ``auto_open`` when the last step resolved
+        (or, before the first step, once every seat is claimed) and the rules have a next
+        step. ``None`` once the match is over.
+        """
+        if self.over:
+            return None
+        record = self.current
+        if record is None:
+            ready = all(p in self.credentials for p in self.players)
+            return Automatic.OPEN if self.settings["auto_open"] and ready else None
+        if record.status == StepStatus.OPEN:
+            everyone = all(p in record.commitments for p in record.submitters)
+            return Automatic.SEAL if self.settings["auto_seal"] and everyone else None
+        if record.status == StepStatus.RESOLVED and self.settings["auto_open"]:
+            return Automatic.OPEN if self.rules.next_step(self.state) is not None else None
+        return None
 
     def check_player(self, player: str) -> None:
         """:raises NotAPlayer: unless ``player`` plays in this match."""
@@ -126,7 +196,9 @@ class MatchReading:
         """:raises StepNotOpen: unless a step (``step`` if given) is open (at ``at``).
 
         :raises DeadlinePassed: when the step's deadline has passed at ``at``.
+        :raises MatchOver: once the match has ended.
         """
+        self.check_not_ended()
         record = self.current
         if record is not None and at is not None:
             self.check_deadline(record.deadline, at, f"step {record.number}")
@@ -176,7 +248,7 @@ class MatchReading:
     def overdue(self, at: datetime) -> str | None:
         """What falls due at ``at``: ``"seal"`` (an open step), ``"decision"`` or ``None``."""
         record = self.current
-        if record is None or self.finished:
+        if record is None or self.over:
             return None
         if record.status == StepStatus.OPEN and record.deadline is not None:
             return "seal" if at > parse_time(record.deadline) else None

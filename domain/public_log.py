@@ -40,6 +40,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from domain.match_settings import name_problem, recorded_settings, settings_problem
 from domain.vocabulary import Custody, StepStatus
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class MatchStatus(StrEnum):
     DECIDING = "deciding"  # resolution waits for a decision
     RESOLVED = "resolved"  # the current step resolved; the next is not open yet
     FINISHED = "finished"  # the match is over
+    ENDED = "ended"  # the host ended the match early
 
 
 class DueKind(StrEnum):
@@ -215,7 +217,10 @@ class PublicLog:
 
     :meth:`apply` takes the next record; :meth:`copy` is a snapshot (the steps are frozen
     values, shared). ``steps`` maps each step number to its :class:`PublicStep`; ``current``
-    is the step opened last.
+    is the step opened last. ``finished`` says the match is over: finished by its rules
+    (``MatchFinished``, ``result``) or ended early by the host (``MatchEnded``: ``ended``
+    holds its ``reason`` and ``at``, and there is no result). ``name`` and ``settings`` are
+    ``MatchCreated``'s (none recorded: no name, every setting off).
     """
 
     position: int = 0
@@ -236,6 +241,9 @@ class PublicLog:
     opened: int = 0  # how many StepOpened records
     finished: bool = False
     result: Mapping[str, Any] | None = None
+    name: str = ""
+    settings: Mapping[str, Any] = field(default_factory=lambda: recorded_settings(None))
+    ended: Mapping[str, Any] | None = None
     view: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)  # the last one recorded
     status: MatchStatus = MatchStatus.CREATED
     created_at: str = ""
@@ -308,7 +316,7 @@ class PublicLog:
             return
         handler(self, seq, data, at)
         status = _MATCH_STATUS.get(kind)
-        if status is not None and not (self.finished and status is not MatchStatus.FINISHED):
+        if status is not None and not (self.finished and status not in _OVER):
             self.status = status
 
     def _set(self, step: PublicStep) -> None:
@@ -336,7 +344,9 @@ _MATCH_STATUS = {
     "DecisionMade": MatchStatus.SEALED,
     "StepResolved": MatchStatus.RESOLVED,
     "MatchFinished": MatchStatus.FINISHED,
+    "MatchEnded": MatchStatus.ENDED,
 }
+_OVER = (MatchStatus.FINISHED, MatchStatus.ENDED)
 
 
 def status_after(kind: str) -> MatchStatus | None:
@@ -363,7 +373,7 @@ def due_after(kind: str, data: Mapping[str, Any]) -> tuple[str | None, DueKind |
     if kind == "DecisionRequested":
         deadline = data.get("deadline")
         return (deadline, DueKind.DECISION) if deadline else (None, None)
-    if kind in ("StepSealed", "DecisionMade", "StepResolved", "MatchFinished"):
+    if kind in ("StepSealed", "DecisionMade", "StepResolved", "MatchFinished", "MatchEnded"):
         return None, None
     return None
 
@@ -406,6 +416,9 @@ def _match_created(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -
         and all(mode in (Custody.SEALED, Custody.SELF) for mode in custody.values())
     ):
         log.custody = dict(custody)
+    name, settings = data.get("name", ""), data.get("settings")
+    log.name = name if name_problem(name) is None else ""
+    log.settings = recorded_settings(settings if settings_problem(settings) is None else None)
     keys = data.get("player_keys")
     log.seats = dict.fromkeys(log.players, Seat())
     if isinstance(keys, dict):
@@ -591,6 +604,13 @@ def _match_finished(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) 
     log.result = result if isinstance(result, dict) else None
 
 
+def _match_ended(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
+    del seq
+    if not log.finished:
+        log.finished = True
+        log.ended = {"reason": _text(data.get("reason")) or "", "at": at}
+
+
 def _deal_revealed(log: PublicLog, seq: int, data: Mapping[str, Any], at: str) -> None:
     del seq, at
     step = log.step(data.get("step"))
@@ -622,6 +642,7 @@ _HANDLERS = {
     "DecisionMade": _decision_made,
     "StepResolved": _step_resolved,
     "MatchFinished": _match_finished,
+    "MatchEnded": _match_ended,
     "DealRevealed": _deal_revealed,
     "SeedRevealed": _seed_revealed,
 }

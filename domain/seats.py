@@ -32,10 +32,6 @@ class MatchSeats(MatchReading):
     joined: set[str]
 
     if TYPE_CHECKING:  # defined by Match
-
-        def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
-            """Record an event of ``event_class``."""
-
         SeatClaimed: type[Any]
         SeatReinvited: type[Any]
         PlayerJoined: type[Any]
@@ -61,7 +57,9 @@ class MatchSeats(MatchReading):
 
         :raises NotAPlayer, SeatTaken, BadInvite, SignatureError: for a stranger, a seat
             already claimed, a wrong invite or a malformed key.
+        :raises MatchOver: once the match has ended.
         """
+        self.check_not_ended()
         self.check_player(player)
         stored = self.invites.get(player)
         if stored is None:
@@ -88,8 +86,9 @@ class MatchSeats(MatchReading):
 
         The seat's credential and key are revoked; the new invite alone can claim it.
 
-        :raises NotAPlayer:
+        :raises NotAPlayer, MatchOver:
         """
+        self.check_not_ended()
         self.check_player(player)
         self.trigger_event(
             self.SeatReinvited,
@@ -104,7 +103,9 @@ class MatchSeats(MatchReading):
         Joining twice is harmless (returns ``False``, records nothing).
 
         :raises NotAPlayer, MatchError: for a stranger, or entropy after the first deal.
+        :raises MatchOver: once the match has ended.
         """
+        self.check_not_ended()
         self.check_player(player)
         if entropy is not None:
             if not isinstance(entropy, str) or not entropy or len(entropy) > MAX_ENTROPY:

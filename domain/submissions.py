@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.commitment import CommitmentError, Opening, check_commitment_hex, commit
-from domain.match_errors import BadSalt, MatchError, check_salt_randomness
+from domain.match_errors import BadSalt, MatchError, RevealMismatch, check_salt_randomness
 from domain.match_reading import MatchReading
 from domain.sealed import Sealed
 from domain.vocabulary import Custody, StepStatus
@@ -30,12 +30,9 @@ class MatchSubmissions(MatchReading):
     used_salts: set[str]
 
     if TYPE_CHECKING:  # defined by Match
-
-        def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
-            """Record an event of ``event_class``."""
-
         SubmissionCommitted: type[Any]
         OpeningReceived: type[Any]
+        SubmissionRevealed: type[Any]
 
     def submit_sealed(
         self,
@@ -111,7 +108,9 @@ class MatchSubmissions(MatchReading):
 
         :raises MatchError, CommitmentError, IllegalPick: when it does not open the
             commitment, comes too late or the pick is not legal.
+        :raises MatchOver: once the match has ended.
         """
+        self.check_not_ended()
         record = self.steps.get(step)
         if record is None or record.status != StepStatus.SEALED or record.requests:
             msg = f"step {step} is not waiting for openings"
@@ -139,6 +138,38 @@ class MatchSubmissions(MatchReading):
             commitment=commitment,
             opening=Sealed(opening.to_json(), self.bind(player, "opening")),
         )
+
+    def reveal_held(self, record: StepRecord, at: datetime) -> None:
+        """Reveal every pick held in ``record`` that is neither public nor defaulted yet.
+
+        :raises RevealMismatch: when a stored pick does not open its commitment.
+        """
+        for player in record.submitters:
+            opening = record.openings.get(player)
+            if opening is None or player in record.revealed or player in record.defaults:
+                continue
+            commitment = commit(
+                self.match_id,
+                record.number,
+                player,
+                opening["payload"],
+                bytes.fromhex(opening["salt"]),
+            )
+            if commitment != record.commitments[player]:
+                msg = (
+                    f"the stored pick of {player} in step {record.number} does not open the "
+                    "commitment recorded for it: the store was altered; nothing is revealed"
+                )
+                raise RevealMismatch(msg)
+            self.trigger_event(
+                self.SubmissionRevealed,
+                timestamp=at,
+                step=record.number,
+                player=player,
+                commitment=record.commitments[player],
+                payload=opening["payload"],
+                salt=opening["salt"],
+            )
 
     def _commit(
         self,

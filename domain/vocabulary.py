@@ -40,3 +40,10 @@ class Advance(StrEnum):
     DECISION = "decision"  # a player is asked a decision
     RESOLVED = "resolved"  # the step resolved; the match goes on
     FINISHED = "finished"  # the step resolved and the match is over
+
+
+class Automatic(StrEnum):
+    """What a match's own settings do next (:meth:`domain.match.Match.automatic`)."""
+
+    SEAL = "seal"  # auto_seal: everyone asked has submitted
+    OPEN = "open"  # auto_open: every seat claimed and no step yet, or the last one resolved

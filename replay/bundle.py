@@ -61,6 +61,7 @@ BUNDLE_KEYS = (
 )
 RECORD_KEYS = frozenset({"seq", "type", "at", "data"})
 MATCH_PATH = "/match/"
+HOST = "host"  # who declares a custom game's winners (a scenario step's "declare")
 _PLAYER_KEY_NAME = "player"  # players' keys are bare Ed25519 keys; the note key name is unused
 
 Record = dict[str, Any]
@@ -561,7 +562,9 @@ def play_scenario(  # noqa: PLR0913
                     clock(), openings_due=True, decision_deadline=clock.deadline()
                 )
             collect()
-        decide = step.get("decide") or {}
+        decide = dict(step.get("decide") or {})
+        if step.get("declare") is not None:  # a custom game's winners, declared by the host
+            decide[HOST] = step["declare"]
         while status == "decision":
             pending = match.pending_request()
             assert pending is not None  # noqa: S101 - "decision" means one is pending

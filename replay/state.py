@@ -95,7 +95,7 @@ class Frame:
 
     @property
     def finished(self) -> bool:
-        """Whether ``MatchFinished`` has been applied."""
+        """Whether the match is over (``MatchFinished`` or ``MatchEnded`` applied)."""
         return self.log.finished
 
     @property
@@ -406,7 +406,10 @@ def _picks(run: _Run, frame: Frame, step: PublicStep) -> tuple[dict[str, Payload
                 reason = f"{player} neither committed nor got a default in step {step.number}"
                 return None, run.lose(frame, OUTCOMES, reason)
             reason = f"the pick of {player} in step {step.number} is not revealed"
-            if run.rules.disclosure is Disclosure.AT_END and run.ctx.expecting_more:
+            if (
+                run.rules.disclosure_for(run.ctx.options) is Disclosure.AT_END
+                and run.ctx.expecting_more
+            ):
                 reason += " (this game reveals picks when the match ends)"
             return None, run.postpone(frame, OUTCOMES, reason)
         assert frame.step_state is not None  # noqa: S101 - callers check

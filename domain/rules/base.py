@@ -394,6 +394,15 @@ class Rules(ABC):
         """Return the options with every default filled in (recorded in ``MatchCreated``)."""
         return dict(options)
 
+    def disclosure_for(self, options: Mapping[str, Any]) -> Disclosure:
+        """Return when the picks of a match with ``options`` (normalised) become public.
+
+        By default the game's :attr:`disclosure`; a game whose options choose it (a custom
+        game) reads them.
+        """
+        del options
+        return self.disclosure
+
     @abstractmethod
     def next_step(self, state: State) -> StepSpec | None:
         """Describe the next step, or return ``None`` when the match has finished."""
@@ -497,6 +506,15 @@ class Rules(ABC):
     @abstractmethod
     def pick_fields(self, kind: str) -> list[PickField]:
         """Return the fields of a pick's payload in a step of ``kind`` (``StepSpec.kind``)."""
+
+    def pick_fields_for(self, state: State, kind: str) -> list[PickField]:
+        """Return the fields of a pick in a step of ``kind`` in ``state``.
+
+        By default :meth:`pick_fields`; a game whose fields depend on its options (a custom
+        game) reads them from the state.
+        """
+        del state
+        return self.pick_fields(kind)
 
     @abstractmethod
     def generate_legal_picks(self, state: State, player: str) -> Iterator[Payload]:

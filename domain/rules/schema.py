@@ -33,6 +33,8 @@ class OptionKind(enum.StrEnum):
     CHOICE = "choice"  # one of ``choices`` (``null`` among them when it may be left unset)
     NAMES = "names"  # a list of ``minimum`` to ``maximum`` distinct names
     PER_PLAYER_INTEGER = "per-player-integer"  # {player: whole number from minimum to maximum}
+    TEXT = "text"  # a text of ``minimum`` to ``maximum`` characters
+    DESIGN = "design"  # a JSON value the game's own editor builds (a custom game's fields)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,9 @@
 
 An opening names the latest commitment of its player; a reveal's payload and salt hash to
 it (``docs/PROTOCOL.md`` section 2); every commitment is opened once disclosure is due (when
-its step resolves, or when the match ends for a game that reveals at the end).
+its step resolves, or when the match ends for a game that reveals at the end). After an early
+end (``MatchEnded``) every pick the service held is revealed, in any game: each commitment in
+sealed custody, and each self-custody one whose opening came.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from domain.rules import get_rules
 from domain.rules.base import Disclosure
 from domain.vocabulary import StepStatus
 from replay.verify.structure import HEX64
-from replay.verify.visitor import CheckVisitor, Shared, current_step
+from replay.verify.visitor import CheckVisitor, Shared, current_step, options_of
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -37,7 +39,7 @@ class CommitmentsCheck(CheckVisitor):
         """Learn when the game discloses picks."""
         if self.seq == 0:
             try:
-                self.disclosure = get_rules(data["game"]).disclosure
+                self.disclosure = get_rules(data["game"]).disclosure_for(options_of(data))
             except ValueError:
                 self.disclosure = None  # the structure check reports an unknown game
 
@@ -65,7 +67,7 @@ class CommitmentsCheck(CheckVisitor):
     def on_SubmissionRevealed(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """A reveal opens its player's latest commitment of its step."""
         number, player = data["step"], data["player"]
-        if self.disclosure is Disclosure.AT_END:
+        if self.disclosure is Disclosure.AT_END or self.log.ended is not None:
             target = self.log.step(number) if isinstance(number, int) else None
         else:
             target = current_step(self.log, data, StepStatus.SEALED)
@@ -121,7 +123,9 @@ class CommitmentsCheck(CheckVisitor):
     def end(self) -> None:
         """A game that reveals at the end has opened every commitment once it finished."""
         log = self.log
-        if self.disclosure is Disclosure.AT_END:
+        if log.ended is not None:
+            self.ended_disclosure()
+        elif self.disclosure is Disclosure.AT_END:
             for step in log.steps.values():
                 for player, entry in step.commitments.items():
                     if player in step.defaults or player in step.reveals:
@@ -138,6 +142,22 @@ class CommitmentsCheck(CheckVisitor):
             "commitments",
             f"{len(self.used)} distinct commitment(s); {self.reveals} reveal(s) open them",
         )
+
+    def ended_disclosure(self) -> None:
+        """After an early end, every pick held is revealed (the interrupted step's too)."""
+        log = self.log
+        for step in log.steps.values():
+            for player, entry in step.commitments.items():
+                if player in step.defaults or player in step.reveals:
+                    continue
+                if log.custody.get(player) == "self" and player not in step.openings:
+                    continue  # never opened: the pick stays with its player
+                self.fail(
+                    "commitments",
+                    entry.seq,
+                    f"{player}'s commitment in step {step.number} was never revealed, though "
+                    "the match ended early and the service held the pick",
+                )
 
 
 __all__ = ["CommitmentsCheck"]

@@ -22,6 +22,7 @@ from replay.state import (
     finish,
     initial_frame,
 )
+from replay.verify.structure import HOST
 from replay.verify.visitor import CheckVisitor
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class RulesCheck(CheckVisitor):
                 )
             return
         counts = {DEALS: 0, OUTCOMES: 0}
+        declared: set[Any] = set()
         frame = initial_frame()
         tick = self.shared.tick
         for record in records:
@@ -65,6 +67,8 @@ class RulesCheck(CheckVisitor):
                 counts[DEALS] += data.get("deal_source") != DealSource.NONE
             elif kind == "StepResolved":
                 counts[OUTCOMES] += 1
+            elif kind == "DecisionMade" and isinstance(data, dict) and data.get("player") == HOST:
+                declared.add(data.get("step"))
             frame = apply_in_place(ctx, frame, record, self.report)
             tick()
         finish(ctx, frame, self.report)
@@ -74,11 +78,16 @@ class RulesCheck(CheckVisitor):
             if counts[DEALS]
             else "no step dealt anything",
         )
-        self.summary(
-            OUTCOMES,
+        summary = (
             f"{counts[OUTCOMES]} step(s) replayed through the {ctx.game} rules; every outcome "
-            "follows",
+            "follows"
         )
+        if declared:
+            summary += (
+                f"; the winners of {len(declared)} step(s) were declared by the host, whose "
+                "declaration is checked for shape only (distinct players, a short note)"
+            )
+        self.summary(OUTCOMES, summary)
 
     def report(
         self, check: str, seq: int, message: str, *, pending: bool = False, unchecked: bool = False

@@ -49,7 +49,8 @@ class SeedCheck(CheckVisitor):
         """A finished match has revealed its seed."""
         if not self.seed_ok:
             if self.log.finished:
-                message = "the match finished but the seed was never revealed"
+                over = "ended" if self.log.ended is not None else "finished"
+                message = f"the match {over} but the seed was never revealed"
                 self.fail("seed", self.seq + 1, message)
             else:
                 self.pend("seed", "the seed is revealed when the match ends")

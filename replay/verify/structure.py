@@ -4,6 +4,9 @@ Each record has exactly its type's fields (``docs/PROTOCOL.md`` section 3); time
 backwards; steps open, seal and resolve in turn, and within a step the events come in their
 order; no pick is committed after its step's deadline and no decision made after its own;
 seats are claimed by their players and re-invited by the host; no commitment is used twice.
+A step opens or seals by itself (``actor`` ``"system"``) only as the match's recorded
+settings or a passed deadline say; a match ends early (``MatchEnded``) by its host with a
+reason, and only disclosure records follow it.
 Where the match stands comes from the public-record model (:mod:`domain.public_log`).
 """
 
@@ -14,10 +17,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from domain.match import format_time
+from domain.match_settings import name_problem, reason_problem, settings_problem
 from domain.rules import get_rules
 from domain.rules.base import Disclosure
 from domain.vocabulary import Custody, DealSource, StepStatus
-from replay.verify.visitor import CheckVisitor, Shared
+from replay.verify.visitor import CheckVisitor, Shared, options_of
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -26,11 +30,14 @@ if TYPE_CHECKING:
 
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 HEX64 = re.compile(r"[0-9a-f]{64}")
+HOST = "host"
+"""Who is asked a decision that no player makes (a custom game's declared winners)."""
 # The fields of each record's data besides "actor" (PROTOCOL.md section 3): exactly these.
 FIELDS: dict[str, frozenset[str]] = {
     kind: frozenset(names.split())
     for kind, names in {
-        "MatchCreated": "game rules_version options players origin custody player_keys",
+        "MatchCreated": "game rules_version options players origin custody player_keys name "
+        "settings",
         "SeedCommitted": "seed_hash",
         "PlayerJoined": "player entropy",
         "SeatClaimed": "player public_key",
@@ -45,6 +52,7 @@ FIELDS: dict[str, frozenset[str]] = {
         "DecisionMade": "step index player payload defaulted",
         "StepResolved": "step outcome view",
         "MatchFinished": "result",
+        "MatchEnded": "reason",
         "DealRevealed": "step private",
         "SeedRevealed": "seed",
     }.items()
@@ -63,7 +71,12 @@ _RANK = {
     "DecisionMade": 7, "StepResolved": 8,
 }  # fmt: skip
 # After the last step: MatchFinished, the at-end reveals, the private deals, the seed.
-_AFTER = {"MatchFinished": 1, "SubmissionRevealed": 2, "DealRevealed": 3, "SeedRevealed": 4}
+_AFTER = {
+    "MatchFinished": 1, "MatchEnded": 1, "SubmissionRevealed": 2, "DealRevealed": 3,
+    "SeedRevealed": 4,
+}  # fmt: skip
+# After MatchEnded, only these (PROTOCOL.md section 3, "An early end").
+_DISCLOSURE = frozenset({"SubmissionRevealed", "DealRevealed", "SeedRevealed"})
 
 
 class StructureCheck(CheckVisitor):
@@ -103,7 +116,12 @@ class StructureCheck(CheckVisitor):
             self.bad("the log must start with MatchCreated")
         elif self.seq == 1 and kind != "SeedCommitted":
             self.bad("the second record must be SeedCommitted")
-        if self.after == _AFTER["SeedRevealed"] and kind not in _SEAT_TYPES:
+        if self.log.ended is not None and kind not in _DISCLOSURE:
+            self.bad(
+                f"{kind} comes after MatchEnded; only the disclosure records (SubmissionRevealed, "
+                "DealRevealed, SeedRevealed) may follow an early end"
+            )
+        elif self.after == _AFTER["SeedRevealed"] and kind not in _SEAT_TYPES:
             self.bad(f"{kind} comes after SeedRevealed, which ends the log")
         if kind not in FIELDS:
             self.bad(f"record {self.seq} has the unknown type {kind!r}")
@@ -164,7 +182,7 @@ class StructureCheck(CheckVisitor):
         ):
             self.bad("MatchCreated's game and rules version are not the bundle's")
         try:
-            self.disclosure = get_rules(data["game"]).disclosure
+            self.disclosure = get_rules(data["game"]).disclosure_for(options_of(data))
         except ValueError as exc:
             self.bad(str(exc))
         players = data["players"]
@@ -179,6 +197,14 @@ class StructureCheck(CheckVisitor):
         ):
             self.bad('MatchCreated.custody must give every player "sealed" or "self"')
         data["player_keys"]
+        if ("name" in data) != ("settings" in data):
+            self.bad("MatchCreated records its name and settings together, or neither")
+        for problem in (
+            name_problem(data["name"]) if "name" in data else None,
+            settings_problem(data["settings"]) if "settings" in data else None,
+        ):
+            if problem is not None:
+                self.bad(f"MatchCreated: {problem}")
 
     def on_PlayerJoined(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """A player joins once, before the first deal if with entropy."""
@@ -254,8 +280,10 @@ class StructureCheck(CheckVisitor):
         """Steps open one after another, each after the last resolved."""
         number = data["step"]
         if self.log.finished:
-            self.bad(f"step {number} opens after MatchFinished")
+            self.bad(f"step {number} opens after the match is over")
         cur = self.log.current
+        if data["actor"] == "system":
+            self.opened_by_itself(number, cur)
         if cur is not None and cur.status != StepStatus.RESOLVED:
             self.bad(f"step {number} opens before step {cur.number} resolved")
         expected = (cur.number if cur else 0) + 1
@@ -320,6 +348,23 @@ class StructureCheck(CheckVisitor):
                 f"{data['missing']}; the commitments say {submitted} and {missing}"
             )
         self.order(cur, "StepSealed", _RANK["StepSealed"])
+        passed = self.deadline_due is not None and self.time >= self.deadline_due
+        everyone = self.log.settings["auto_seal"] and not missing
+        if data["actor"] == "system" and not (passed or everyone):
+            self.bad(
+                f"step {cur.number} was sealed by the system before its deadline, and the "
+                "match does not seal by itself once everyone has submitted (or someone had not)"
+            )
+
+    def opened_by_itself(self, number: Any, cur: PublicStep | None) -> None:
+        """A step opened by the system: the settings say so, and every seat was claimed."""
+        if not self.log.settings["auto_open"]:
+            self.bad(
+                f"step {number} was opened by the system, but the match's settings do not "
+                "open steps by themselves"
+            )
+        elif cur is None and not all(seat.claimed for seat in self.log.seats.values()):
+            self.bad(f"step {number} opened by itself before every seat was claimed")
 
     def on_DefaultApplied(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """A default for a missing pick, or for a self-custody commitment never opened."""
@@ -365,7 +410,7 @@ class StructureCheck(CheckVisitor):
     def on_SubmissionRevealed(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """A reveal in its step (or, for an at-end game, after the match, in step order)."""
         number, player = data["step"], data["player"]
-        if self.disclosure is Disclosure.AT_END:
+        if self.disclosure is Disclosure.AT_END or self.log.ended is not None:
             target = self.log.step(number) if isinstance(number, int) else None
             if not self.log.finished:
                 self.bad(
@@ -406,7 +451,7 @@ class StructureCheck(CheckVisitor):
                 f"decision request {data['index']!r} of step {cur.number} should be number "
                 f"{len(cur.requests)}"
             )
-        if data["player"] not in self.log.players:
+        if data["player"] not in (*self.log.players, HOST):
             self.bad(f"a decision is requested of {data['player']!r}, who is not a player")
         what = f"decision request {data['index']!r} of step {cur.number}"
         self.request_deadlines.append(self.deadline(data["deadline"], what))
@@ -429,6 +474,8 @@ class StructureCheck(CheckVisitor):
             )
         if not isinstance(data["defaulted"], bool) or not isinstance(data["payload"], dict):
             self.bad("a decision has a payload object and a defaulted flag")
+        if data["player"] == HOST and data["defaulted"] is False and data["actor"] != HOST:
+            self.bad(f"the host's declaration in step {cur.number} is made by {data['actor']!r}")
         due = self.request_deadlines[index] if index < len(self.request_deadlines) else None
         if data["defaulted"] is False and due is not None and self.time > due:
             self.bad(
@@ -474,6 +521,17 @@ class StructureCheck(CheckVisitor):
             self.bad("MatchFinished.result must be an object")
         self.after_rank("MatchFinished")
 
+    def on_MatchEnded(self, data: Mapping[str, Any]) -> None:  # noqa: N802
+        """The host ends the match early, once, with a reason; disclosure follows."""
+        if self.log.finished:
+            self.bad("MatchEnded comes after the match is over")
+        if data["actor"] != "host":
+            self.bad(f"the match is ended by {data['actor']!r}; only the host ends a match early")
+        problem = reason_problem(data["reason"])
+        if problem is not None:
+            self.bad(f"MatchEnded: {problem}")
+        self.after_rank("MatchEnded")
+
     def on_DealRevealed(self, data: Mapping[str, Any]) -> None:  # noqa: N802
         """Each private deal is disclosed once, after the match, in step order."""
         number = data["step"]
@@ -506,7 +564,13 @@ class StructureCheck(CheckVisitor):
         self.summary(
             "structure",
             f"{n} events in protocol order, {len(self.log.steps)} step(s)"
-            + (", finished" if self.log.finished else ", under way"),
+            + (
+                ", ended early by the host"
+                if self.log.ended is not None
+                else ", finished"
+                if self.log.finished
+                else ", under way"
+            ),
         )
 
 

@@ -145,6 +145,12 @@ class CheckVisitor(Visitor[tuple["Check", ...]]):
         return tuple(tally.check() for tally in self.tallies.values())
 
 
+def options_of(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The options a ``MatchCreated`` record gives (``{}`` when they are not an object)."""
+    options = data.get("options")
+    return options if isinstance(options, dict) else {}
+
+
 def current_step(log: PublicLog, data: Mapping[str, Any], phase: StepStatus) -> PublicStep | None:
     """The current step, if the record is about it and it is in ``phase``."""
     step = log.current
@@ -153,4 +159,4 @@ def current_step(log: PublicLog, data: Mapping[str, Any], phase: StepStatus) -> 
     return step
 
 
-__all__ = ["CheckVisitor", "Shared", "Visitor", "current_step", "walk"]
+__all__ = ["CheckVisitor", "Shared", "Visitor", "current_step", "options_of", "walk"]

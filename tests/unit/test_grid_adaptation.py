@@ -402,6 +402,7 @@ def test_ruling_first_extra_reserve_costs_two_and_each_later_one_doubles() -> No
         "sequence": "000",
         "reserves": 3 + 4,
         "garnets_available": 0,
+        "reserves_bought": 4,  # the next one costs 32
         "score": 0,
     }
     with pytest.raises(IllegalPick, match="1 extra reserve tile costs 32 garnets"):

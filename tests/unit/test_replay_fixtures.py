@@ -185,6 +185,15 @@ def honest_matches() -> dict[str, dict[str, Any]]:
             ),
             "match_id": match_id(8),
         },
+        # custom games (RULINGS §5): picks disclosed at the end; winners declared by the host
+        "custom-majority-at-end": {
+            "scenario": scenario("custom-majority-at-end"),
+            "match_id": match_id(10),
+        },
+        "custom-host-auction": {
+            "scenario": scenario("custom-host-auction"),
+            "match_id": match_id(11),
+        },
     }
 
 
@@ -562,6 +571,16 @@ def fixture_set() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
         "re-signed",
     ))  # fmt: skip
     add("picking-nine-seeded", "deal-not-from-seed", tamper_deal(specs["picking-nine-seeded"], 2))
+    auction = honest["custom-host-auction"]
+    add("custom-host-auction", "changed-reveal", tamper_changed_reveal(
+        auction, "ben", {"bid": 35, "partner": None},
+    ))  # fmt: skip
+    add("custom-host-auction", "forged-outcome", tamper_forged_outcome(
+        auction, 1, lambda o: o.update(winners=["ana"]),
+    ))  # fmt: skip
+    add("custom-majority-at-end", "forged-outcome", tamper_forged_outcome(
+        honest["custom-majority-at-end"], 2, lambda o: o.update(top=["Paris"]),
+    ))  # fmt: skip
     return out
 
 

@@ -31,8 +31,9 @@ Wire format
   (``{"000": n, ..., "111": n}``, cumulative), ``finished``; once finished also
   ``player_scores`` ({player: n}), ``tol`` (the ToL winners, seat order), ``ec`` (a player,
   or null) and ``garnets`` ({player: garnets earned in the match}).
-* Private view: ``sequence`` (the one held now), ``reserves``, ``garnets_available`` and
-  ``score`` (running); during the EC vote a voter also sees ``ec_candidates``.
+* Private view: ``sequence`` (the one held now), ``reserves``, ``garnets_available``,
+  ``reserves_bought`` (extra reserve tiles bought so far, which sets the next one's price)
+  and ``score`` (running); during the EC vote a voter also sees ``ec_candidates``.
 * Round outcome: ``placed`` (cells that got a tile), ``collisions`` (cells chosen by two
   or more players), ``born``, ``vanished`` (cells, every list in reading order: row 1
   first, A to O), ``survived`` (how many tiles on the grid after placement survived) and

@@ -482,13 +482,14 @@ class GridAdaptation(Rules):
         return view
 
     def private_view(self, state: State, player: str) -> dict[str, Any]:
-        """The player's sequence, reserve tiles, spendable garnets and running score."""
+        """The player's sequence, reserve tiles, spendable garnets, purchases and running score."""
         if player not in state["players"]:
             return {}
         view = {
             "sequence": state["sequences"].get(player),
             "reserves": state["reserves"][player],
             "garnets_available": state["garnets"][player] - state["spent"][player],
+            "reserves_bought": state["bought"][player],
             "score": state["scores"][player],
         }
         if state["phase"] == "ec-vote" and player in state["ec_voters"]:
