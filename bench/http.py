@@ -216,7 +216,13 @@ class Players:
         self.seats: list[tuple[str, str, str]] = []  # (match id, player, token)
         for first in range(0, clients, PLAYERS_PER_MATCH):
             players = CANDIDATES[: min(PLAYERS_PER_MATCH, clients - first)]
-            body = {"game": "vote", "players": players, "options": {"candidates": CANDIDATES}}
+            body = {
+                "game": "vote",
+                "players": players,
+                "options": {"candidates": CANDIDATES},
+                "auto_open": False,  # the bench opens the step itself, before the seats fill
+                "auto_seal": False,  # and keeps it open while the players submit
+            }
             created = api.post("/api/matches", body)
             assert created.status == 201, created.body
             mid = created.body["match_id"]

@@ -10,7 +10,6 @@ twice) records nothing the second time.
 from __future__ import annotations
 
 import hmac
-import itertools
 import os
 import random
 import secrets
@@ -40,33 +39,42 @@ from domain.match import (
     token_hash,
 )
 from domain.signed_note import Signer
-from domain.vocabulary import Advance, StepStatus
 from service.archive import imported_status
-from service.faults import STORE_FAULTS, StoreUnavailable, is_conflict, store_moved
+from service.faults import StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
+from service.group_commit import MatchBatches, Work
 from service.keys import check_keys
 from service.names import as_recorded, check_player_names
 from service.readmodel import MatchIndex
+from service.running import SYSTEM, carry_on, match_status
 from service.sealing import SealedTranscoding
+from service.seat_notes import SeatNotes
 from service.sqlite_pragmas import tune_sqlite
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
 
+    from domain.vocabulary import Advance
     from service.config import Settings
 
 T = TypeVar("T")
 
 HOST = "host"
-SYSTEM = "system"
 RETRY_SECONDS = 10.0  # how long a command keeps retrying lost save races before a 503
 MAX_BACKOFF = 0.25  # the longest wait between two tries (jittered below it)
 STORE_BUSY = "the match is too busy right now; try again in a moment"
 TURN_STRIPES = 256  # locks that commands on the same match take turns on, per process
 STANDING_PAGE = 64  # events read at a time, newest first, to find a repeated commitment
+LEGAL_SHOWN = 400  # legal picks listed for a page to check against; more: the page checks itself
+RECEIPTS_SHOWN = 500  # a player's latest commitments whose receipts are given again
 
 # Imported matches were service.archive's until issue 15; events stored then name it there.
 register_topic(LEGACY_TOPIC, ImportedMatch)
+
+
+def _pending(obj: Any) -> list[Any]:
+    """The events a save of ``obj`` (an aggregate or an event) records."""
+    return list(getattr(obj, "pending_events", [obj]))
 
 
 def _back_off(attempt: int) -> None:
@@ -131,6 +139,8 @@ class DealerRoom(Application[UUID]):
         self.tlog = self.index.log
         self.grants = Grants(datastore.engine, settings.db_schema)
         self._turns = [threading.Lock() for _ in range(TURN_STRIPES)]
+        self._batches = MatchBatches(self)
+        self.seats = SeatNotes(self.index, self._current)
         check_keys(self)  # a store with events is served only with the keys it was made with
 
     def close(self) -> None:
@@ -185,31 +195,66 @@ class DealerRoom(Application[UUID]):
             raise NotFound(msg)
         return match
 
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+        """Save aggregates and project their events, in one transaction (:meth:`save_projected`)."""
+        return self.save_projected(*objs, **kwargs)[0]
+
+    def save_projected(
+        self, *objs: Any, **kwargs: Any
+    ) -> tuple[list[Recording[UUID]], dict[str, tuple[int, str]]]:
+        """Save, with the read model, Merkle leaves and signed checkpoints, in one transaction.
+
+        The projection runs first, so on PostgreSQL the event table's lock (taken by the
+        library to keep notification ids in commit order) is held only for the insert and
+        commit. A failed save writes nothing and drops its matches' cached Merkle trees.
+        Return the recordings and each match's new ``(size, note)``.
+        """
+        events = [e for obj in objs if obj is not None for e in _pending(obj)]
+        touched = sorted({str(e.originator_id) for e in events})
+        try:
+            with self.recorder.transaction(commit=True) as session:  # type: ignore[attr-defined]
+                heads = self.index.project(session.connection(), events)
+                recordings = super().save(*objs, **kwargs)
+        except BaseException:
+            self.index.forget(touched)
+            raise
+        for obj in objs:
+            if isinstance(obj, Match):
+                self.seats.note(obj)
+        return recordings, heads
+
     def _command(self, match_id: str | UUID, who: str, command: Callable[[Match], T]) -> T:
         """Run ``command`` on the match and save; return what the command returned.
 
-        Conflicting saves are retried (see :meth:`_recorded_command`).
+        Commands that arrive together share one transaction (:meth:`_recorded_command`).
         """
         return self._recorded_command(match_id, who, command)[0]
 
     def _recorded_command(
         self, match_id: str | UUID, who: str, command: Callable[[Match], T]
-    ) -> tuple[T, list[Recording[UUID]]]:
-        """Run ``command`` on the match and save, retrying conflicting saves.
+    ) -> tuple[T, list[Any], tuple[int, str] | None]:
+        """Run ``command`` on the match and save it durably, grouped with its neighbours.
 
-        Return what the command returned and the recordings of what was saved. A command
-        that raises records nothing. One that triggers no event (an idempotent repeat)
-        returns without saving, and no recordings.
+        Return what the command returned, the events it recorded (none for an idempotent
+        repeat) and the match's checkpoint ``(size, note)`` after the save. A command that
+        raises records nothing. The batch (:class:`MatchBatches`) saves what its commands
+        recorded in one transaction; a command it could not take runs again by itself.
+        """
+        work = self._batches.run(Work(self.match_key(match_id), who, command))
+        if work.error is not None:
+            raise work.error
+        if not work.alone:
+            return work.result, work.events, work.head
+        return self._command_alone(match_id, who, command)
 
-        Within a process, commands on the same match take turns on a lock, so only saves
-        from other processes can conflict. Without it, threads commanding one match (players
-        amending while the host seals) raced to save the same version, and the losers ran
-        their command again after a backoff: under sustained amendments one could lose
-        twelve times in a row. The locks are striped (the match id picks one of
-        :data:`TURN_STRIPES`), so there is a fixed number of them. Lost races with other
-        processes are retried, with jittered backoff, for up to :data:`RETRY_SECONDS` (a
-        count of tries ran out under twenty writers on one SQLite file); a lock held still
-        or a store down is answered at once (:mod:`service.faults`).
+    def _command_alone(
+        self, match_id: str | UUID, who: str, command: Callable[[Match], T]
+    ) -> tuple[T, list[Any], tuple[int, str] | None]:
+        """Run ``command`` on a fresh copy of the match and save it, retrying lost races.
+
+        Commands alone on one match take turns on a striped lock (:data:`TURN_STRIPES`).
+        Lost races are retried, with jittered backoff, for up to :data:`RETRY_SECONDS`; a
+        lock held still or a store down is answered at once (:mod:`service.faults`).
         """
         turn = self._turns[self.match_key(match_id).int % TURN_STRIPES]
         token = actor.set(who)
@@ -225,21 +270,33 @@ class DealerRoom(Application[UUID]):
                     before = match.version
                     result = command(match)
                     if match.version == before:
-                        return result, []
+                        return result, [], None
+                    carry_on(match, self.now(), self.advance)  # what the settings do next
+                    events = list(match.pending_events)
                     mark = self.recorder.max_notification_id()
                     try:
-                        recordings = self.save(match)
+                        heads = self.save_projected(match)[1]
                     except (IntegrityError, OperationalError, SAOperationalError) as exc:
                         # Retry a lost race, or a lock others are committing through; a lock
                         # held still (or a store down) is answered now, not in a minute.
                         if not is_conflict(exc) and not store_moved(self.recorder, mark):
                             raise StoreUnavailable(STORE_BUSY) from exc
                     else:
-                        return result, recordings
+                        self._batches.drop([match.id])  # its working copy is behind now
+                        return result, events, heads.get(str(match.id))
                 _back_off(attempt)
             raise StoreUnavailable(STORE_BUSY)
         finally:
             actor.reset(token)
+
+    def pass_overdue(self, match: Match) -> None:
+        """Apply a passed deadline as the system, and what the settings do after it."""
+        token = actor.set(SYSTEM)
+        try:
+            self._pass_deadline(match)
+        finally:
+            actor.reset(token)
+        carry_on(match, self.now(), self.advance)
 
     def _apply_overdue(self, match: Match) -> bool:
         """Apply a deadline that has passed but that no tick applied yet; save it.
@@ -252,11 +309,7 @@ class DealerRoom(Application[UUID]):
         """
         if match.overdue(self.now()) is None:
             return False
-        token = actor.set(SYSTEM)
-        try:
-            self._pass_deadline(match)
-        finally:
-            actor.reset(token)
+        self.pass_overdue(match)
         try:
             self.save(match)
         except (IntegrityError, OperationalError, SAOperationalError) as exc:
@@ -266,7 +319,7 @@ class DealerRoom(Application[UUID]):
 
     # ------------------------------------------------------------------ use cases
 
-    def create_match(
+    def create_match(  # noqa: PLR0913 - the match's set-up, each part optional but the game's
         self,
         game: str,
         players: Sequence[str],
@@ -276,14 +329,19 @@ class DealerRoom(Application[UUID]):
         player_keys: Mapping[str, str] | None = None,
         seed: str | None = None,
         match_id: str | None = None,
+        name: str = "",
+        auto_open: bool = False,
+        auto_seal: bool = False,
+        step_seconds: int | None = None,
     ) -> dict[str, Any]:
         """Create a match; return its id, the host's token and one invite per player.
 
         The host never receives a player's credential: each player claims their seat with
         their invite (:meth:`claim`), which is single-use. Both are shown once; the service
-        keeps only their hashes.
+        keeps only their hashes. ``name`` and the settings (``auto_open``, ``auto_seal``,
+        ``step_seconds``: :mod:`service.running`) are public.
 
-        :raises RulesError, MatchError: for a bad game, options, players or seed.
+        :raises RulesError, MatchError: for a bad game, options, players, seed, name or setting.
         :raises MatchIdTaken: when ``match_id`` names an existing match.
         """
         if seed is None:
@@ -317,6 +375,12 @@ class DealerRoom(Application[UUID]):
                 invites={p: token_hash(code) for p, code in invites.items()},
                 seed=seed_bytes,
                 at=self.now(),
+                name=name,
+                settings={
+                    "auto_open": auto_open,
+                    "auto_seal": auto_seal,
+                    "step_seconds": step_seconds,
+                },
             )
             try:
                 self.save(match)
@@ -352,24 +416,12 @@ class DealerRoom(Application[UUID]):
         return {"player": player, "invite": invite}
 
     def role_of(self, match_id: str, token: str) -> str | None:
-        """Which role a token grants in a match (``"host"``, a player id) or ``None``.
-
-        Credentials change (a claim, a re-invite), so this reads the match as it stands:
-        the cached aggregate brought up to date with the events since, without a copy
-        (nothing here changes it).
-        """
-        match = self._current(match_id)
-        if match is None:
-            return None
-        for role in [HOST, *match.players]:
-            if match.check_credential(role, token):
-                return role
-        return None
+        """Which role a token grants in a match (``"host"``, a player id) or ``None``."""
+        return self.seats.role_of(match_id, token)
 
     def credential_of(self, match_id: str, role: str) -> str | None:
         """The stored hash of ``role``'s current credential (``None``: none, or no match)."""
-        match = self._current(match_id)
-        return None if match is None else match.credentials.get(role)
+        return self.seats.credential_of(match_id, role)
 
     def open_grant(self, match_id: str, token: str) -> tuple[str, str] | None:
         """Exchange a role's token for a browser grant: ``(role, grant id)`` or ``None``."""
@@ -458,44 +510,32 @@ class DealerRoom(Application[UUID]):
                 client_salt=salt is not None,
             )
 
-        commitment, saved = self._recorded_command(match_id, player, command)
-        return self._submitted(match_id, player, commitment, saved)
-
-    def _project(self) -> None:
-        """Bring the Merkle log up to the saved events (for a receipt), retrying a busy store.
-
-        The event is durable already: past :data:`RETRY_SECONDS` the caller hears a 503, and
-        a retried identical submission gets the receipt then.
-        """
-        give_up = time.monotonic() + RETRY_SECONDS
-        for attempt in itertools.count(1):
-            try:
-                self.index.catch_up()
-            except STORE_FAULTS as exc:
-                if time.monotonic() >= give_up:
-                    raise StoreUnavailable(STORE_BUSY) from exc
-                _back_off(attempt)
-            else:
-                return
+        done = self._recorded_command(match_id, player, command)
+        return self._submitted(match_id, player, *done)
 
     def _submitted(
-        self, match_id: str, player: str, commitment: str, saved: list[Recording[UUID]]
+        self,
+        match_id: str,
+        player: str,
+        commitment: str,
+        saved: list[Any],
+        head: tuple[int, str] | None,
     ) -> dict[str, Any]:
         """The answer to a submission: the commitment and the receipt of its record.
 
-        A new commitment's record is the one just saved; only an identical repeat (which
-        saved nothing) reads the event that stands back from the store.
+        A new commitment's receipt comes from the checkpoint its save signed (``head``) and
+        the cached tree; only an identical repeat reads the standing event and checkpoint.
         """
         key = self.match_key(match_id)
-        new = [e for r in saved if isinstance(e := r.domain_event, Match.SubmissionCommitted)]
+        new = [e for e in saved if isinstance(e, Match.SubmissionCommitted)]
         event = new[-1] if new else self._standing_commitment(key, player, commitment)
-        self._project()
+        size, note = head if new and head is not None else (None, None)
         return {
             "step": event.step,
             "player": player,
             "commitment": commitment,
             "unchanged": not new,
-            "receipt": self.tlog.receipt(str(key), public_record(event)),
+            "receipt": self.tlog.receipt(str(key), public_record(event), size, note),
         }
 
     def _standing_commitment(
@@ -538,8 +578,8 @@ class DealerRoom(Application[UUID]):
                 player, commitment, self.now(), step=step, signature=signature
             )
 
-        value, saved = self._recorded_command(match_id, player, command)
-        return self._submitted(match_id, player, value, saved)
+        done = self._recorded_command(match_id, player, command)
+        return self._submitted(match_id, player, *done)
 
     def open_commitment(
         self, match_id: str, player: str, step: int, payload: Any, salt: str
@@ -548,7 +588,7 @@ class DealerRoom(Application[UUID]):
 
         def command(match: Match) -> Advance:
             match.open_commitment(player, step, payload, salt, self.now())
-            return self._advance(match)
+            return self.advance(match)
 
         return self._command(match_id, player, command)
 
@@ -557,20 +597,20 @@ class DealerRoom(Application[UUID]):
 
         def command(match: Match) -> Advance:
             match.seal(self.now())
-            return self._advance(match)
+            return self.advance(match)
 
         return self._command(match_id, who, command)
 
     def force_openings(self, match_id: str, *, who: str = HOST) -> Advance:
         """Give the default to self-custody players who have not opened, and resolve."""
-        return self._command(match_id, who, lambda m: self._advance(m, openings_due=True))
+        return self._command(match_id, who, lambda m: self.advance(m, openings_due=True))
 
     def decide(self, match_id: str, player: str, payload: Any) -> Advance:
         """A player answers the decision asked of them."""
 
         def command(match: Match) -> Advance:
             match.decide(player, payload, self.now())
-            return self._advance(match)
+            return self.advance(match)
 
         return self._command(match_id, player, command)
 
@@ -583,11 +623,16 @@ class DealerRoom(Application[UUID]):
                 msg = "no decision is pending"
                 raise MatchError(msg)
             match.decide(pending[1].player, None, self.now(), defaulted=True)
-            return self._advance(match)
+            return self.advance(match)
 
         return self._command(match_id, who, command)
 
-    def _advance(self, match: Match, *, openings_due: bool = False) -> Advance:
+    def end_match(self, match_id: str, reason: str) -> None:
+        """The host ends the match early; everything sealed is disclosed as at a normal end."""
+        self._command(match_id, HOST, lambda m: m.end(reason, self.now()))
+
+    def advance(self, match: Match, *, openings_due: bool = False) -> Advance:
+        """Carry a sealed step on, with the service's decision deadline."""
         deadline = format_time(self.now() + self.decision_window)
         return match.advance(self.now(), openings_due=openings_due, decision_deadline=deadline)
 
@@ -617,7 +662,7 @@ class DealerRoom(Application[UUID]):
             pending = match.pending_request()
             assert pending is not None  # noqa: S101 - overdue() said a decision is due
             match.decide(pending[1].player, None, self.now(), defaulted=True)
-        return self._advance(match)
+        return self.advance(match)
 
     # ------------------------------------------------------------------ queries
 
@@ -640,15 +685,12 @@ class DealerRoom(Application[UUID]):
         return records
 
     def _logged_key(self, match_id: str) -> str:
-        """The id of a match whose log the projection has caught up with.
+        """The id of a match with a signed log (saves sign their own checkpoints).
 
         :raises NotFound: for an unknown or malformed id.
         """
         key = str(self.match_key(match_id))
-        self.index.catch_up(wait=False)  # a read serves what is signed; it never waits to write
         if not self.tlog.size(key):
-            if list(self.events.get(UUID(key), lte=1)):  # saved, but the store was too busy
-                raise StoreUnavailable(STORE_BUSY)  # to sign it yet: a moment later it is
             msg = f"no match {key}"
             raise NotFound(msg)
         return key
@@ -661,65 +703,36 @@ class DealerRoom(Application[UUID]):
         return self.get_match(match_id).public_view()
 
     def private_state(self, match_id: str, player: str) -> dict[str, Any]:
-        """A player's own view (hand, sequence...) and their picks in the current step."""
+        """A player's own view (hand, sequence...) and their pick and choices in the step."""
         match = self.get_match(match_id)
         match.check_player(player)
-        record = match.current
-        own: dict[str, Any] = {}
-        if record is not None and player in record.openings:
-            own = {"step": record.number, "pick": record.openings[player]["payload"]}
-        default = None
-        if record is not None and record.status == StepStatus.OPEN and player in record.submitters:
-            default = match.rules.default_pick(record.state_at_open, player)
-        return {"view": match.private_view(player), "current_pick": own, "default_pick": default}
+        return {"view": match.private_view(player), **match.own_step(player, LEGAL_SHOWN)}
+
+    def commitments_of(self, match_id: str, player: str) -> list[dict[str, Any]]:
+        """Receipts of every commitment ``player`` made in the match, oldest first.
+
+        Commitments are public records; a receipt proves one is in the signed log, so a
+        player can fetch theirs again on any device.
+        """
+        match = self.get_match(match_id)
+        match.check_player(player)
+        key = str(match.id)
+        mine = [
+            r
+            for r in self.records(key)
+            if r["type"] == "SubmissionCommitted" and r["data"].get("player") == player
+        ]
+        return [self.tlog.receipt(key, r) for r in mine[-RECEIPTS_SHOWN:]]
 
     def status(self, match_id: str) -> dict[str, Any]:
-        """Where a match stands: its current step, who has submitted (never what), what waits.
+        """Where a match stands (:func:`~service.running.match_status`).
 
-        This is public: commitments are public records, so who committed is no secret.
         An imported match (read-only) has no current step here.
         """
         imported = self.imported(match_id)
         if imported is not None:
             return imported_status(imported)
-        match = self.get_match(match_id)
-        record = match.current
-        step: dict[str, Any] | None = None
-        if record is not None:
-            step = {
-                "number": record.number,
-                "kind": record.kind,
-                "status": record.status,
-                "deadline": record.deadline,
-                "submitters": list(record.submitters),
-                "submitted": [p for p in record.submitters if p in record.commitments],
-                "missing": [p for p in record.submitters if p not in record.commitments],
-                "awaiting_openings": (
-                    record.awaiting_openings() if record.status == StepStatus.SEALED else []
-                ),
-                "decision": None,
-            }
-            pending = match.pending_request()
-            if pending is not None:
-                index, request, deadline = pending
-                step["decision"] = {
-                    "index": index,
-                    "player": request.player,
-                    "kind": request.kind,
-                    "prompt": request.prompt,
-                    "deadline": deadline,
-                }
-        return {
-            "match_id": match.match_id,
-            "game": match.game,
-            "options": match.options,
-            "players": list(match.players),
-            "custody": dict(match.custody),
-            "seats": match.seats(),
-            "finished": match.finished,
-            "result": match.result,
-            "step": step,
-        }
+        return match_status(self.get_match(match_id))
 
     def checkpoint(self, match_id: str, size: int | None = None) -> dict[str, Any]:
         """The signed checkpoint of a match's log (latest, or at ``size``)."""

@@ -287,7 +287,10 @@ def imported_status(imported: ImportedMatch) -> dict[str, Any]:
         "options": dict(log.options),
         "players": list(log.players),
         "custody": dict(log.custody),
-        "finished": log.finished,
+        "name": log.name,
+        "settings": dict(log.settings),
+        "finished": log.finished and log.ended is None,
+        "ended": None if log.ended is None else dict(log.ended),
         "result": log.result,
         "step": None,
         "imported": {

@@ -15,11 +15,12 @@ service runs, but cannot export or import bundles.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from service.application import DealerRoom, utcnow
 from service.archive import Archive
+from service.notify_targets import NotifyTargets
 from service.ticker import LOCK_FILE, Ticker
 
 if TYPE_CHECKING:
@@ -32,14 +33,27 @@ if TYPE_CHECKING:
     from service.ticker import Log
 
 
+class Background(Protocol):
+    """Work a layer above runs beside the service (``web.news``): stopped when it closes."""
+
+    def stop(self) -> None:
+        """Stop the work (its threads end soon after)."""
+
+
 @dataclass(frozen=True)
 class Services:
-    """The assembled service: the use cases on matches, bundles in and out, the ticker."""
+    """The assembled service: the use cases on matches, bundles in and out, the ticker.
+
+    ``targets`` are the matches' private notification targets (:mod:`service.notify_targets`);
+    ``background`` is work started beside the service, stopped by :meth:`close`.
+    """
 
     settings: Settings
     room: DealerRoom
     archive: Archive
     ticker: Ticker
+    targets: NotifyTargets
+    background: list[Background] = field(default_factory=list)
 
     def start_ticker(
         self, *, one_per_instance: bool = False, say: Log | None = None
@@ -53,8 +67,10 @@ class Services:
         return self.ticker.start(lock=lock, say=say)
 
     def close(self) -> None:
-        """Stop the ticker and close the store."""
+        """Stop the ticker and the background work, and close the store."""
         self.ticker.stop()
+        for work in self.background:
+            work.stop()
         self.room.close()
 
 
@@ -88,7 +104,8 @@ def bootstrap(  # noqa: PLR0913 - every dependency can be overridden
         reveal_seconds=reveal_seconds,
         env=env,
     )
-    services = Services(settings, room, Archive(room, bundles), Ticker(room, tick_every))
+    targets = NotifyTargets(room.grants.engine, settings.db_schema, settings.sealing_keys)
+    services = Services(settings, room, Archive(room, bundles), Ticker(room, tick_every), targets)
     if catch_up:
         room.tick()
     if start_ticker:
@@ -96,4 +113,4 @@ def bootstrap(  # noqa: PLR0913 - every dependency can be overridden
     return services
 
 
-__all__ = ["Services", "bootstrap"]
+__all__ = ["Background", "Services", "bootstrap"]

@@ -23,11 +23,15 @@ DEMOS = (
     "apocalypse-bot-match",
     "picking-nine-six-bots",
     "grid-adaptation-ec-vote",
+    # a custom game of each shipped template (web/games/custom/static/templates.json)
+    "custom-demo-lowest-unique",
+    "custom-demo-majority-guess",
+    "custom-demo-sealed-bid-auction",
 )
 
 
 def demo_scenarios() -> list[Path]:
-    """The scenario files used as demo matches (a complete match of every game)."""
+    """The scenario files used as demo matches (a complete match of every game and template)."""
     return [FIXTURES / f"{name}.json" for name in DEMOS]
 
 

@@ -1,13 +1,20 @@
-"""Read models maintained from the notification log, with tracking.
+"""Read models projected by each save, in the save's own transaction.
 
 ``match_index`` holds one row per match (game, players, status, step, last activity and
-the next moment something falls due: a step deadline or a decision deadline). It is
-updated by :meth:`MatchIndex.catch_up`, which reads notifications after the tracked
-position and applies them in one transaction together with the new position, so a crash
-or two workers catching up at once never apply a notification twice.
+the next moment something falls due: a step deadline or a decision deadline).
+
+``match_summary`` holds what the match list says beyond that, one row per match: the
+match's name and settings, the kind of the current step, who a pending decision waits on,
+which seats are claimed, the result and its winners, and an early end's reason.
 
 The same transaction appends each event's Merkle leaf and signs the match's checkpoint at
-its new size (:mod:`service.transparency`).
+its new size, once per match per save (:mod:`service.transparency`). Every save projects its
+own events (:meth:`MatchIndex.project`, called by ``DealerRoom.save``): there is no shared
+tracking position that every worker and every match would contend on, and a read never
+waits for a catch-up. Stores made before that (issue #19) were projected through the
+notification log with one tracked position; the first start catches such a store up once
+and marks it (:meth:`MatchIndex._go_inline`). The summary table, added later still, is built
+once from the log the same way when it is missing.
 
 Only public fields are projected: nothing sealed is ever written here.
 """
@@ -16,7 +23,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -37,9 +43,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from domain.imported import IMPORT_TOPICS, ImportedMatch
 from domain.match import Match, parse_time, public_record
+from domain.match_settings import name_problem, recorded_settings, settings_problem
 from domain.public_log import MatchStatus, due_after, status_after
-from service.faults import STORE_FAULTS
-from service.sqlite_pragmas import BUSY_TIMEOUT_MS
 from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
@@ -53,7 +58,6 @@ if TYPE_CHECKING:
     from domain.signed_note import Signer
 
 BATCH = 500
-READ_WAIT_SECONDS = 0.25  # the longest a read waits to catch up before serving what it has
 log = logging.getLogger("dealerroom.readmodel")
 
 
@@ -81,6 +85,23 @@ def _tables(meta: MetaData) -> tuple[Table, Table]:
     return index, tracking
 
 
+def _summary_table(meta: MetaData) -> Table:
+    """What the match list says of each match beyond the index (see the module doc)."""
+    return Table(
+        "dealerroom_match_summary",
+        meta,
+        Column("match_id", String(36), primary_key=True),
+        Column("name", Text, nullable=False),
+        Column("settings", Text, nullable=True),  # JSON: MatchCreated's (all off: none)
+        Column("step_kind", String(40), nullable=True),
+        Column("decider", Text, nullable=True),  # the player a pending decision waits on
+        Column("claimed", Text, nullable=False),  # JSON: the players whose seat is claimed
+        Column("result", Text, nullable=True),  # JSON: MatchFinished's
+        Column("winners", Text, nullable=True),  # JSON: the result's winners
+        Column("ended", Text, nullable=True),  # MatchEnded's reason
+    )
+
+
 def _imports_table(meta: MetaData) -> Table:
     """Which matches of the index are imported bundles, and from where."""
     return Table(
@@ -98,6 +119,8 @@ class MatchIndex:
     """The match list and the deadline schedule, projected from the event log."""
 
     NAME = "match_index"
+    SUMMARY = "match_summary"  # its tracking row says the summary table was built
+    INLINE = "inline"  # its tracking row says saves project their own events (issue #19)
 
     def __init__(
         self,
@@ -113,11 +136,10 @@ class MatchIndex:
         meta = MetaData(schema=schema)
         self.index, self.tracking = _tables(meta)
         self.imports = _imports_table(meta)
+        self.summary = _summary_table(meta)
         self.log = TransparencyLog(engine, meta, signer, origin_prefix)
         self._select = select_notifications
         self._to_event = to_event
-        self._seen: int | None = None  # the position this process last saw (a hint)
-        self._catching_up = threading.Lock()  # one catch-up at a time per process
         meta.create_all(engine, checkfirst=True)
         with engine.begin() as conn:
             found = conn.execute(
@@ -125,14 +147,103 @@ class MatchIndex:
             ).first()
             if found is None:
                 self._insert_ignore(conn, {"name": self.NAME, "position": 0})
+        self._build_summary()
+        self._go_inline()
 
     def _insert_ignore(self, conn: Connection, row: dict[str, Any]) -> None:
         dialect = self.engine.dialect.name
         maker = pg_insert if dialect == "postgresql" else sqlite_insert
         conn.execute(maker(self.tracking).values(**row).on_conflict_do_nothing())
 
+    @contextmanager
+    def _once(self, marker: str) -> Iterator[Connection | None]:
+        """A transaction holding the tracking row's lock, or ``None`` once ``marker`` is set.
+
+        The tracking row is locked first (a no-op update), so of two workers starting
+        together the second waits and then finds the marker: the work is done once. An
+        ordinary start, with the marker set, writes nothing.
+        """
+        marked = select(self.tracking.c.position).where(self.tracking.c.name == marker)
+        with self.engine.connect() as conn:
+            done = conn.execute(marked).first() is not None
+        if done:
+            yield None
+            return
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(self.tracking)
+                .where(self.tracking.c.name == self.NAME)
+                .values(position=self.tracking.c.position)
+            )
+            yield None if conn.execute(marked).first() is not None else conn
+
+    def _build_summary(self) -> None:
+        """Build the summary table from the whole log, once.
+
+        The tracking row is locked first (a no-op update), so two workers starting together
+        build it once: the second finds the marker row. (A worker of the same store saving
+        meanwhile updates only rows that exist, so its save is in the log this reads.)
+        """
+        with self._once(self.SUMMARY) as conn:
+            if conn is None:
+                return
+            rows: dict[str, dict[str, Any]] = {}
+            start = 0
+            while batch := self._select(start + 1, BATCH):
+                for notification in batch:
+                    self._fold_notification(rows, notification)
+                start = batch[-1].id
+            for match_id, row in rows.items():
+                self._put_summary(conn, match_id, row)
+            self._insert_ignore(conn, {"name": self.SUMMARY, "position": start})
+
+    def _fold_notification(self, rows: dict[str, dict[str, Any]], notification: Any) -> None:
+        """Fold one notification into in-memory summary rows (building the table)."""
+        if notification.topic.startswith(f"{Match.__module__}:Match."):
+            event = self._to_event(notification)
+            record = public_record(event)
+            match_id = str(event.originator_id)
+            if record["type"] == "MatchCreated" or match_id in rows:
+                rows[match_id] = fold_summary(rows.get(match_id), record)
+        elif notification.topic.startswith(IMPORT_TOPICS):
+            event = self._to_event(notification)
+            rows[str(event.originator_id)] = summary_of_bundle(event.bundle)
+
+    def _put_summary(self, conn: Connection, match_id: str, row: dict[str, Any]) -> None:
+        """Insert or replace a match's summary row."""
+        values = _summary_values(row)
+        maker = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        conn.execute(
+            maker(self.summary)
+            .values(match_id=match_id, **values)
+            .on_conflict_do_update(index_elements=["match_id"], set_=values)
+        )
+
+    def _apply_summary(self, conn: Connection, event: MatchT.Event) -> None:
+        """Keep the match's summary row up to date with one of its events."""
+        record = public_record(event)
+        if record["type"] not in SUMMARY_TYPES:
+            return
+        match_id = str(event.originator_id)
+        if record["type"] == "MatchCreated":
+            self._put_summary(conn, match_id, fold_summary(None, record))
+            return
+        found = (
+            conn.execute(select(self.summary).where(self.summary.c.match_id == match_id))
+            .mappings()
+            .first()
+        )
+        if found is None:
+            return
+        row = fold_summary(_summary_row(found), record)
+        conn.execute(
+            update(self.summary)
+            .where(self.summary.c.match_id == match_id)
+            .values(**_summary_values(row))
+        )
+
     def position(self) -> int:
-        """The id of the last notification applied."""
+        """The id of the last notification the old catch-up applied (frozen since inline)."""
         with self.engine.connect() as conn:
             return int(
                 conn.execute(
@@ -140,113 +251,88 @@ class MatchIndex:
                 ).scalar_one()
             )
 
-    def catch_up(self, *, wait: bool = True) -> int:
-        """Apply every notification not yet applied; return how many were applied.
+    def _go_inline(self) -> None:
+        """Project whatever an older service left behind, once, then switch to inline.
 
-        ``wait=False`` is for reads (the match list, the deadline schedule, checkpoints): a
-        read serves what is already projected rather than wait for the write lock. It
-        waits at most :data:`READ_WAIT_SECONDS` for another thread's catch-up or another
-        writer's lock (SQLite's busy timeout, PostgreSQL's lock timeout), and if the store
-        is locked or down it applies nothing and says so in the log: the answer is then the
-        index as it was (what is committed and projected), and the next read or write
-        catches up. Writers wait (their receipt needs their own event in the log).
-
-        It starts from the position this process last saw, so catching up with one new
-        event costs one read, one write and no re-read. Moving the tracked position from
-        exactly that value is the guard: if another worker has moved it, the position is
-        read again and nothing is applied twice.
-
-        The threads of a process catch up one at a time: every request that writes catches
-        up, and racing each other they mostly lost the guard (nine tries in ten with two
-        PostgreSQL workers under load), each loss a wasted batch read and write. A thread
-        that waits finds its events applied by the one before it.
+        Stores made before issue #19 were projected by a catch-up through one tracked
+        position. Under the tracking row's lock (a no-op update), this applies the
+        notifications after that position and writes the :data:`INLINE` marker in the same
+        transaction; from then on every save projects its own events (:meth:`project`) and
+        nothing reads the notification log again. Two processes starting together do it
+        once: the second finds the marker. The marker is written before this process saves
+        anything, so no event is projected twice.
         """
-        if wait:
-            with self._catching_up:
-                return self._catch_up(wait=True)
-        if not self._catching_up.acquire(timeout=READ_WAIT_SECONDS):
-            return 0  # another thread is catching up; it applies what this one would
-        try:
-            return self._catch_up(wait=False)
-        except STORE_FAULTS as exc:
-            log.warning("read served without catching up: the store is busy or down (%s)",
-                        type(exc).__name__)  # fmt: skip
-            return 0
-        finally:
-            self._catching_up.release()
-
-    def _catch_up(self, *, wait: bool) -> int:
-        """Catch up, holding ``self._catching_up``."""
-        applied = 0
-        start = self.position() if self._seen is None else self._seen
-        while True:
-            batch = self._select(start + 1, BATCH)
-            if not batch:
-                self._seen = start
-                return applied
-            try:
-                moved = self._apply_batch(start, batch, wait=wait)
-            except Exception:
-                self.log.forget()  # the cached trees may hold leaves now rolled back
-                raise
-            if not moved:  # another worker applied this batch first
-                start = self.position()
-                continue
-            applied += len(batch)
-            start = self._seen = batch[-1].id
-            if len(batch) < BATCH:  # that was all there was
-                return applied
-
-    def _apply_batch(self, start: int, batch: Sequence[Notification], *, wait: bool = True) -> bool:
-        """Move the position from ``start`` past ``batch`` and apply it, in one transaction.
-
-        Returns ``False``, having written nothing, when the position is no longer ``start``.
-        Without ``wait``, the transaction waits at most :data:`READ_WAIT_SECONDS` for a lock.
-        """
-        with self.engine.begin() as conn, self._lock_wait(conn, wait=wait):
-            moved = conn.execute(
+        with self._once(self.INLINE) as conn:
+            if conn is None:
+                return
+            start = int(
+                conn.execute(
+                    select(self.tracking.c.position).where(self.tracking.c.name == self.NAME)
+                ).scalar_one()
+            )
+            while batch := self._select(start + 1, BATCH):
+                self.project(conn, [self._to_event(n) for n in batch if _projected(n.topic)])
+                start = batch[-1].id
+            conn.execute(
                 update(self.tracking)
-                .where(self.tracking.c.name == self.NAME, self.tracking.c.position == start)
-                .values(position=batch[-1].id)
-            ).rowcount
-            if moved != 1:
-                conn.rollback()
-                return False
-            events: list[MatchT.Event] = []
-            for notification in batch:
-                if notification.topic.startswith(f"{Match.__module__}:Match."):
-                    event = self._to_event(notification)
-                    self._apply(conn, event)
-                    events.append(event)
-                elif notification.topic.startswith(IMPORT_TOPICS):
-                    self._apply_import(conn, self._to_event(notification))
-            self.log.apply_events(conn, events)
-        return True
+                .where(self.tracking.c.name == self.NAME)
+                .values(position=start)
+            )
+            self._insert_ignore(conn, {"name": self.INLINE, "position": start})
 
-    @contextmanager
-    def _lock_wait(self, conn: Connection, *, wait: bool) -> Iterator[None]:
-        """Within ``conn``'s transaction, wait for locks only briefly unless ``wait``."""
-        if wait:
-            yield
-            return
-        dialect = self.engine.dialect.name
-        if dialect == "postgresql":  # SET LOCAL ends with the transaction
-            conn.exec_driver_sql(f"SET LOCAL lock_timeout = '{int(READ_WAIT_SECONDS * 1000)}ms'")
-            yield
-        elif dialect == "sqlite":  # a connection setting: put it back before the pool has it
-            conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(READ_WAIT_SECONDS * 1000)}")
-            try:
-                yield
-            finally:
-                try:
-                    conn.exec_driver_sql(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                except Exception:  # never pool a connection with the short wait
-                    conn.invalidate()
-                    raise
-        else:
-            yield
+    def catch_up(self, *, wait: bool = True) -> int:
+        """Apply notifications not yet applied: none, ever, since saves project inline.
 
-    def _apply(self, conn: Connection, event: MatchT.Event) -> None:
+        Kept for callers of the catch-up era; every event is projected in its own save's
+        transaction (:meth:`project`), so there is never anything to apply.
+        """
+        del wait
+        return 0
+
+    def project(self, conn: Connection, events: Sequence[Any]) -> dict[str, tuple[int, str]]:
+        """Project ``events`` (of one save) in that save's transaction ``conn``.
+
+        Match events update their match's index and summary rows and append their Merkle
+        leaves, with one signed checkpoint per match at its new size; imported bundles get
+        their index, origin and summary rows. Only rows of the matches saved are touched:
+        there is no shared position, so workers saving different matches never wait on each
+        other here. Return each match's new ``(size, signed note)``, for the receipts.
+
+        The caller rolls the transaction back on any error, and must then call
+        :meth:`forget` for the matches (the cached Merkle trees hold the new leaves).
+        """
+        mine: list[MatchT.Event] = []
+        changes: dict[str, dict[str, Any]] = {}  # one index update per match, in event order
+        for event in events:
+            if isinstance(event, Match.Event):
+                values = self._apply(conn, event)
+                if values:
+                    changes.setdefault(str(event.originator_id), {}).update(values)
+                self._apply_summary(conn, event)
+                mine.append(event)
+            elif isinstance(event, ImportedMatch.BundleKept):
+                self._apply_import(conn, event)
+                self._put_summary(conn, str(event.originator_id), summary_of_bundle(event.bundle))
+        for match_id, values in changes.items():
+            conn.execute(
+                update(self.index).where(self.index.c.match_id == match_id).values(**values)
+            )
+        return self.log.apply_events(conn, mine)
+
+    def version_of(self, match_id: str) -> int | None:
+        """The committed version (event count) of a match, ``None`` for no such match."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(self.index.c.events).where(self.index.c.match_id == match_id)
+            ).scalar()
+        return None if found is None else int(found)
+
+    def forget(self, match_ids: Sequence[str]) -> None:
+        """Drop the cached Merkle trees of ``match_ids`` (their save was rolled back)."""
+        self.log.forget(match_ids)
+
+    def _apply(self, conn: Connection, event: MatchT.Event) -> dict[str, Any]:
+        """Insert a new match's index row, or return what an event changes in its row."""
         match_id = str(event.originator_id)
         at = event.timestamp
         if isinstance(event, Match.MatchCreated):
@@ -264,7 +350,7 @@ class MatchIndex:
                     due_kind=None,
                 )
             )
-            return
+            return {}
         values: dict[str, Any] = {"events": event.originator_version, "last_activity": at}
         kind = type(event).__name__
         status = status_after(kind)
@@ -273,13 +359,15 @@ class MatchIndex:
         if isinstance(event, Match.StepOpened):
             values["step"] = event.step
         due = due_after(kind, public_record(event)["data"]) if status is not None else None
+        if kind == "MatchEnded":  # ended early: no deadline falls due any more
+            due = None, None
         if due is not None:
             deadline, due_kind = due
             values |= {
                 "due_at": deadline and parse_time(deadline),
                 "due_kind": due_kind and str(due_kind),
             }
-        conn.execute(update(self.index).where(self.index.c.match_id == match_id).values(**values))
+        return values
 
     def _apply_import(self, conn: Connection, event: ImportedMatch.BundleKept) -> None:
         """An imported match: a row in the index (never due) and one saying where from."""
@@ -319,11 +407,16 @@ class MatchIndex:
         ``imported`` says whether the match is another host's bundle imported here;
         ``origin`` is the log origin of its checkpoints (this service's for its own).
         """
-        self.catch_up(wait=False)
+        summary = self.summary.c
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(self.index, self.imports.c.origin)
+                select(
+                    self.index,
+                    self.imports.c.origin,
+                    *(c for c in self.summary.c if c.name != "match_id"),
+                )
                 .outerjoin(self.imports, self.imports.c.match_id == self.index.c.match_id)
+                .outerjoin(self.summary, summary.match_id == self.index.c.match_id)
                 .order_by(self.index.c.last_activity.desc())
                 .limit(limit)
             ).mappings()
@@ -339,13 +432,15 @@ class MatchIndex:
                     "last_activity": r["last_activity"],
                     "imported": r["origin"] is not None,
                     "origin": r["origin"] or self.log.origin(r["match_id"]),
+                    "due_at": r["due_at"],
+                    "due_kind": r["due_kind"],
+                    **_summary_row(r),
                 }
                 for r in rows
             ]
 
     def due(self, now: datetime) -> list[tuple[str, str]]:
         """Matches with a deadline at or before ``now``: (match id, what is due)."""
-        self.catch_up(wait=False)
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(self.index.c.match_id, self.index.c.due_kind).where(
@@ -353,3 +448,150 @@ class MatchIndex:
                 )
             )
             return [(r[0], r[1]) for r in rows]
+
+
+# ---------------------------------------------------------------------------
+# The summary: a fold of public records, one at a time
+# ---------------------------------------------------------------------------
+
+SUMMARY_TYPES = frozenset(
+    {
+        "MatchCreated",
+        "SeatClaimed",
+        "SeatReinvited",
+        "StepOpened",
+        "DecisionRequested",
+        "DecisionMade",
+        "StepResolved",
+        "MatchFinished",
+        "MatchEnded",
+    }
+)
+"""The record types that change a match's summary."""
+
+MAX_TEXT = 300  # a name (80) or an early end's reason (300) as the service checks them
+
+
+def _projected(topic: str) -> bool:
+    """Whether a stored event's topic is one the read model projects."""
+    return topic.startswith((f"{Match.__module__}:Match.", *IMPORT_TOPICS))
+
+
+def _text(value: Any) -> str | None:
+    return value[:MAX_TEXT] if isinstance(value, str) else None
+
+
+def winners_of(result: Any) -> list[str]:
+    """The winners a game's result names: ``winners``, ``winner``, the ToL or the tokens.
+
+    >>> winners_of({"winners": ["ben"]}), winners_of({"winner": "ana", "reason": "forfeit"})
+    (['ben'], ['ana'])
+    >>> winners_of({"tol": "pengu"}), winners_of({"tokens": {"eli": 2}})
+    (['pengu'], ['eli'])
+    >>> winners_of({"winner": None}), winners_of(None)
+    ([], [])
+    """
+    if not isinstance(result, dict):
+        return []
+    named = result.get("winners")
+    if named is None and isinstance(result.get("winner"), str):
+        named = [result["winner"]]
+    if named is None and isinstance(result.get("tol"), str):
+        named = [result["tol"]]
+    if named is None and isinstance(result.get("tokens"), dict):
+        named = list(result["tokens"])
+    return [w for w in named or [] if isinstance(w, str) and w]
+
+
+def fold_summary(row: dict[str, Any] | None, record: dict[str, Any]) -> dict[str, Any]:
+    """A match's summary after one more public record (``row``: before it; ``None``: none).
+
+    ``MatchCreated`` starts it: the name (``""`` in records made before matches had names)
+    and the settings (all off then), as :class:`domain.public_log.PublicLog` reads them.
+
+    >>> row = fold_summary(None, {"type": "MatchCreated", "data": {"name": "Friday"}})
+    >>> row = fold_summary(row, {"type": "SeatClaimed", "data": {"player": "ana"}})
+    >>> row = fold_summary(row, {"type": "StepOpened", "data": {"step": 1, "kind": "turn"}})
+    >>> row["name"], row["claimed"], row["step_kind"]
+    ('Friday', ['ana'], 'turn')
+    """
+    data = record.get("data")
+    data = data if isinstance(data, dict) else {}
+    kind = record.get("type")
+    if kind == "MatchCreated" or row is None:  # read as the public-record fold reads it
+        name, settings = data.get("name", ""), data.get("settings")
+        return {
+            "name": name if name_problem(name) is None else "",
+            "settings": recorded_settings(settings if settings_problem(settings) is None else None),
+            "step_kind": None,
+            "decider": None,
+            "claimed": [],
+            "result": None,
+            "winners": None,
+            "ended": None,
+        }
+    row = dict(row)
+    player = data.get("player")
+    if kind == "SeatClaimed" and isinstance(player, str) and player not in row["claimed"]:
+        row["claimed"] = [*row["claimed"], player]
+    elif kind == "SeatReinvited":
+        row["claimed"] = [p for p in row["claimed"] if p != player]
+    elif kind == "StepOpened":
+        row["step_kind"], row["decider"] = _text(data.get("kind")), None
+    elif kind == "DecisionRequested":
+        row["decider"] = _text(player)
+    elif kind in ("DecisionMade", "StepResolved"):
+        row["decider"] = None
+    elif kind == "MatchFinished":
+        result = data.get("result")
+        row["result"] = result if isinstance(result, dict) else None
+        row["winners"], row["decider"] = winners_of(result), None
+    elif kind == "MatchEnded" and row["result"] is None and row["ended"] is None:
+        row["ended"], row["decider"] = _text(data.get("reason")) or "", None
+    return row
+
+
+def summary_of_bundle(text: str) -> dict[str, Any]:
+    """The summary of an imported bundle (its canonical text): its records folded."""
+    records = json.loads(text).get("records") or []
+    row: dict[str, Any] | None = None
+    for record in records:
+        if isinstance(record, dict) and (row is not None or record.get("type") == "MatchCreated"):
+            row = fold_summary(row, record)
+    return row or fold_summary(None, {"type": "MatchCreated", "data": {}})
+
+
+def _summary_values(row: dict[str, Any]) -> dict[str, Any]:
+    """A summary as the table's columns (JSON text for the structured ones)."""
+
+    def dump(value: Any) -> str | None:
+        return None if value is None else json.dumps(value, sort_keys=True)
+
+    return {
+        "name": row["name"],
+        "settings": dump(row["settings"]),
+        "step_kind": row["step_kind"],
+        "decider": row["decider"],
+        "claimed": json.dumps(row["claimed"]),
+        "result": dump(row["result"]),
+        "winners": dump(row["winners"]),
+        "ended": row["ended"],
+    }
+
+
+def _summary_row(found: Any) -> dict[str, Any]:
+    """A summary read back from the table (a match without a row: an empty summary)."""
+
+    def load(value: Any) -> Any:
+        return None if value is None else json.loads(value)
+
+    return {
+        "name": found["name"] or "",
+        "settings": load(found["settings"]),
+        "step_kind": found["step_kind"],
+        "decider": found["decider"],
+        "claimed": load(found["claimed"]) or [],
+        "result": load(found["result"]),
+        "winners": load(found["winners"]),
+        "ended": found["ended"],
+    }

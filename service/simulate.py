@@ -2,8 +2,9 @@
 
 Each scenario step opens a step (with its explicit ``deal`` if given), submits every
 listed player's pick as a sealed submission, seals the step, answers each decision
-resolution asks for from ``decide`` (or lets the default apply), and yields the public
-state after the step. Every error names the step and the player it concerns.
+resolution asks for from ``decide`` (or lets the default apply; the host's declaration of
+a custom game's winners comes from the step's ``declare``), and yields the public state
+after the step. Every error names the step and the player it concerns.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
     from service.application import DealerRoom
 
 SCENARIO_KEYS = {"game", "options", "players", "seed", "steps", "custody"}
-STEP_KEYS = {"deal", "submit", "decide"}
+STEP_KEYS = {"deal", "submit", "decide", "declare"}
+HOST = "host"  # who declares a custom game's winners (a step's "declare")
 
 
 class ScenarioError(UserError):
@@ -122,7 +124,9 @@ def run_scenario(app: DealerRoom, scenario: Mapping[str, Any]) -> Iterator[dict[
                 msg = f"step {number}, player {player}: {exc}"
                 raise ScenarioError(msg) from None
         status = app.seal(match_id)
-        decide = step.get("decide") or {}
+        decide = dict(step.get("decide") or {})
+        if step.get("declare") is not None:
+            decide[HOST] = step["declare"]
         while status == "decision":
             pending = app.get_match(match_id).pending_request()
             assert pending is not None  # noqa: S101 - "decision" means one is pending

@@ -1,10 +1,11 @@
-"""Each match is a Merkle log; the service signs a checkpoint after every event.
+"""Each match is a Merkle log; the service signs a checkpoint after every save.
 
-Maintained from the notification log in the same transaction as the match index
-(:mod:`service.readmodel`): for every match event, its leaf hash
-(``SHA-256(0x00 || JCS(public record))``) is stored, and a C2SP checkpoint of the tree at
-the new size is signed with the host's Ed25519 key and kept, so every earlier checkpoint
-can be served with a consistency proof. Formats: ``docs/protocol-tamper-evidence.md``.
+Written in each save's own transaction, with the match index (:mod:`service.readmodel`):
+for every match event, its leaf hash (``SHA-256(0x00 || JCS(public record))``) is stored,
+and a C2SP checkpoint of the tree at the match's new size is signed with the host's Ed25519
+key and kept (one per match per save, however many events or grouped commands it holds),
+so every checkpoint ever given out can be served again with a consistency proof.
+Formats: ``docs/protocol-tamper-evidence.md``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import base64
 import threading
 from typing import TYPE_CHECKING, Any
 
+from eventsourcing.persistence import IntegrityError
 from sqlalchemy import Column, Integer, LargeBinary, MetaData, String, Table, Text, select
 
 from domain.errors import UserError
@@ -27,8 +29,16 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
 
+CACHED_TREES = 1024
+"""Merkle trees of recently written or proven matches a process keeps in memory."""
+
+
 class ProofRequestError(UserError):
     """A proof was asked for sizes or an index the log does not have."""
+
+
+class LeafTaken(IntegrityError):
+    """A save's leaf position is in the log already: another worker saved the match first."""
 
 
 def b64(data: bytes) -> str:
@@ -77,34 +87,47 @@ class TransparencyLog:
         return f"{self.origin_prefix}/match/{match_id}"
 
     def _tree(self, conn: Connection, match_id: str, size: int) -> MerkleLog:
-        """The match's tree with at least ``size`` leaves: cached, reloaded when behind.
+        """The match's tree with at least ``size`` leaves: cached, caught up when behind.
 
         Callers hold ``self._lock``. A tree answers roots and proofs for every earlier size,
-        so queries never rebuild it while it is current.
+        so queries never rebuild it while it is current. A cached tree behind the store
+        (another worker saved the match) reads only the leaves it lacks.
         """
         log = self._logs.get(match_id)
         if log is None or log.size < size:
+            start = 0 if log is None else log.size
             hashes = conn.execute(
                 select(self.leaves.c.hash)
-                .where(self.leaves.c.match_id == match_id)
+                .where(self.leaves.c.match_id == match_id, self.leaves.c.seq >= start)
                 .order_by(self.leaves.c.seq)
             ).scalars()
-            log = MerkleLog([bytes(h) for h in hashes])
-            if len(self._logs) > 1024:  # noqa: PLR2004 - keep memory bounded
-                self._logs.clear()
+            if log is None:
+                log = MerkleLog([bytes(h) for h in hashes])
+            else:
+                for digest in hashes:
+                    log.append(bytes(digest))
+            self._logs.pop(match_id, None)
+            while len(self._logs) >= CACHED_TREES:  # forget the tree loaded longest ago
+                self._logs.pop(next(iter(self._logs)))
             self._logs[match_id] = log
         if log.size < size:
             msg = f"match {match_id} has {log.size} leaves, not {size}"
             raise ProofRequestError(msg)
         return log
 
-    def apply_events(self, conn: Connection, events: Sequence[Match.Event]) -> None:
-        """Append each event's leaf and sign the checkpoint at each new size.
+    def apply_events(
+        self, conn: Connection, events: Sequence[Match.Event]
+    ) -> dict[str, tuple[int, str]]:
+        """Append each event's leaf; sign one checkpoint per match, at its new size.
 
-        The rows of a whole batch go in with one statement per table.
+        ``events`` are one save's, in order. Their leaves go in with one statement, and each
+        match saved gets one signed checkpoint of its tree after them: a save of several
+        commands (group commit) signs once per match, not once per event. Return each
+        match's ``(size, note)``. The caller's transaction holds the rows; if it rolls back,
+        the caller calls :meth:`forget` for these matches.
         """
         leaves: list[dict[str, Any]] = []
-        heads: list[tuple[str, int, bytes]] = []
+        heads: dict[str, tuple[int, bytes]] = {}
         with self._lock:
             for event in events:
                 match_id = str(event.originator_id)
@@ -112,29 +135,36 @@ class TransparencyLog:
                 seq = record["seq"]
                 digest = record_leaf_hash(record)
                 log = self._tree(conn, match_id, seq)
-                if log.size != seq:  # pragma: no cover - the log is append-only
-                    msg = f"leaf {seq} of match {match_id} arrived out of order"
-                    raise RuntimeError(msg)
+                if log.size != seq:  # another worker saved this position: a lost race
+                    self._logs.pop(match_id, None)
+                    msg = f"leaf {seq} of match {match_id} is taken (the log has {log.size})"
+                    raise LeafTaken(msg)
                 log.append(digest)
                 leaves.append({"match_id": match_id, "seq": seq, "hash": digest})
-                heads.append((match_id, log.size, log.root()))
+                heads[match_id] = (log.size, log.root())
         if not leaves:
-            return
-        notes = [
-            {
-                "match_id": match_id,
-                "size": size,
-                "note": sign_checkpoint(Checkpoint(self.origin(match_id), size, root), self.signer),
-            }
-            for match_id, size, root in heads
-        ]
+            return {}
+        signed = {
+            match_id: (
+                size,
+                sign_checkpoint(Checkpoint(self.origin(match_id), size, root), self.signer),
+            )
+            for match_id, (size, root) in heads.items()
+        }
         conn.execute(self.leaves.insert(), leaves)
-        conn.execute(self.checkpoints.insert(), notes)
+        conn.execute(
+            self.checkpoints.insert(),
+            [{"match_id": m, "size": size, "note": note} for m, (size, note) in signed.items()],
+        )
+        return signed
 
-    def forget(self) -> None:
-        """Drop cached trees (after a rolled-back transaction)."""
+    def forget(self, match_ids: Sequence[str] | None = None) -> None:
+        """Drop cached trees (after a rolled-back transaction): these matches', or all."""
         with self._lock:
-            self._logs.clear()
+            if match_ids is None:
+                self._logs.clear()
+            for match_id in match_ids or ():
+                self._logs.pop(match_id, None)
 
     # ------------------------------------------------------------------ queries
 
@@ -183,8 +213,12 @@ class TransparencyLog:
     def _proof(
         self, match_id: str, size: int, make: Callable[[MerkleLog], list[bytes]]
     ) -> list[str]:
-        with self._lock, self.engine.connect() as conn:
-            return [b64(h) for h in make(self._tree(conn, match_id, size))]
+        with self._lock:
+            log = self._logs.get(match_id)
+            if log is not None and log.size >= size:  # the usual case: no query at all
+                return [b64(h) for h in make(log)]
+            with self.engine.connect() as conn:
+                return [b64(h) for h in make(self._tree(conn, match_id, size))]
 
     def consistency(
         self, match_id: str, old_size: int, new_size: int | None = None
@@ -204,10 +238,19 @@ class TransparencyLog:
         return later_checkpoint(match_id, old_size, note, proof)
 
     def receipt(
-        self, match_id: str, record: dict[str, Any], size: int | None = None
+        self,
+        match_id: str,
+        record: dict[str, Any],
+        size: int | None = None,
+        note: str | None = None,
     ) -> dict[str, Any]:
-        """A receipt for one record: its leaf, an inclusion proof and a signed checkpoint."""
-        size, note = self._latest(match_id) if size is None else (size, None)
+        """A receipt for one record: its leaf, an inclusion proof and a signed checkpoint.
+
+        ``size`` and ``note`` (the checkpoint a save just signed) spare the store a read;
+        without them the latest checkpoint is used.
+        """
+        if size is None:
+            size, note = self._latest(match_id)
         if record["seq"] >= size:
             msg = f"record {record['seq']} is not yet in the log of size {size}"
             raise ProofRequestError(msg)

@@ -74,14 +74,18 @@ def test_a_receipt_with_a_changed_record_no_longer_verifies(service: DealerRoom)
         check_receipt(receipt, service.public_key())
 
 
-def test_there_is_a_kept_checkpoint_for_every_size_of_the_log(service: DealerRoom) -> None:
-    mid = service.create_match("vote", PLAYERS)["match_id"]
-    service.open_step(mid)
+def test_every_save_keeps_one_signed_checkpoint_of_its_match(service: DealerRoom) -> None:
+    mid = service.create_match("vote", PLAYERS)["match_id"]  # MatchCreated + SeedCommitted
+    service.open_step(mid)  # StepOpened
+    service.submit(mid, "ana", {"vote": "ben"})  # SubmissionCommitted
     size = len(service.records(mid))
-    notes = [service.checkpoint(mid, n)["note"] for n in range(1, size + 1)]
-    assert [open_checkpoint(n, [service.public_key()]).size for n in notes] == list(
-        range(1, size + 1)
+    notes = [service.checkpoint(mid, n)["note"] for n in (2, 3, 4)]
+    assert (
+        [open_checkpoint(n, [service.public_key()]).size for n in notes]
+        == [2, 3, 4]
+        == [c["size"] for c in service.tlog.every_checkpoint(mid)]
     )
+    assert size == 4
 
 
 def _player_key() -> tuple[Ed25519PrivateKey, str]:
