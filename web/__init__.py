@@ -14,7 +14,7 @@ from flask import Flask
 
 from service.bootstrap import bootstrap
 from service.config import Settings
-from web import api, checker, extension, pages, security
+from web import api, checker, extension, fairness, news, pages, qr, review, security
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -35,11 +35,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Deadlines that passed while no service ran are applied before serving.
     services = bootstrap(settings, bundles=extension.replay_bundles(), catch_up=True)
     extension.init_app(app, services)
+    news.init_app(app, services)  # a match's news to its host's chat (web.news)
 
     security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(checker.bp)
+    app.register_blueprint(fairness.bp)
+    app.register_blueprint(qr.bp)
+    app.register_blueprint(review.bp)
     api.init_app(app)
     return app
 

@@ -14,23 +14,19 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify, request, url_for
 from werkzeug.exceptions import BadRequest, Forbidden
 
+from domain.errors import Conflict
 from domain.rules import game_names, get_rules
 from domain.rules.base import RulesError
-from web import errors, security
+from web import errors, matchlist, security
 from web.extension import archive, service
+from web.host_view import host_view
+from web.news import news
 from web.openapi import openapi_document
+from web.room import room_data
 from web.timeline import replay_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("dealerroom.web")
-
-
-def _time(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
-
-
-def _listing(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: _time(v) for k, v in row.items()}
 
 
 def _int_arg(name: str) -> int | None:
@@ -68,7 +64,13 @@ def _field(body: dict[str, Any], name: str, kind: type, *, required: bool = True
     return value
 
 
-_KINDS = {str: "text", int: "a whole number", list: "a list", dict: "an object"}
+_KINDS = {
+    str: "text",
+    int: "a whole number",
+    list: "a list",
+    dict: "an object",
+    bool: "true or false",
+}
 
 
 # ---------------------------------------------------------------------- public reads
@@ -116,8 +118,8 @@ def public_key() -> Any:
 
 @bp.get("/matches")
 def matches() -> Any:
-    """The match list, most recent activity first."""
-    return jsonify([_listing(m) for m in service().matches()])
+    """The match list, most recent activity first, with each match's status in words."""
+    return jsonify([matchlist.listing(m) for m in service().matches()])
 
 
 @bp.get("/matches/<match_id>")
@@ -176,6 +178,37 @@ def invite_link(match_id: str, player: str, invite: str) -> str:
     )
 
 
+MAX_NAME = 80
+STEP_SECONDS = (30, 86400)  # a match's step deadline: 30 s to 24 h, or null for none
+DEFAULT_STEP_SECONDS = 300
+
+
+def _match_settings(body: dict[str, Any]) -> dict[str, Any]:
+    """The match's name and settings from a new match's body, with their defaults."""
+    name = (_field(body, "name", str, required=False) or "").strip()
+    if len(name) > MAX_NAME:
+        msg = f"'name' is at most {MAX_NAME} characters after trimming (it has {len(name)})"
+        raise BadRequest(msg)
+    auto_open = _field(body, "auto_open", bool, required=False)
+    auto_seal = _field(body, "auto_seal", bool, required=False)
+    seconds = body.get("step_seconds", DEFAULT_STEP_SECONDS)
+    fewest, most = STEP_SECONDS
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, int) or not fewest <= seconds <= most
+    ):
+        msg = (
+            f"'step_seconds' is a whole number of seconds from {fewest} to {most} (24 hours), "
+            "or null for no deadline"
+        )
+        raise BadRequest(msg)
+    return {
+        "name": name,
+        "auto_open": auto_open is not False,
+        "auto_seal": auto_seal is not False,
+        "step_seconds": seconds,
+    }
+
+
 @bp.post("/matches")
 @security.create_limit
 def create_match() -> Any:
@@ -186,8 +219,14 @@ def create_match() -> Any:
     options = _field(body, "options", dict, required=False) or {}
     custody = _field(body, "custody", dict, required=False) or {}
     keys = _field(body, "player_keys", dict, required=False) or {}
-    created = service().create_match(game, players, options, custody=custody, player_keys=keys)
+    settings = _match_settings(body)  # name, auto_open, auto_seal, step_seconds
+    notify = news().check(body.get("notify"))  # private to the host: never shown or logged
+    created = service().create_match(
+        game, players, options, custody=custody, player_keys=keys, **settings
+    )
     mid = created["match_id"]
+    if notify:
+        news().follow(mid, notify)
     created["links"] = {
         "timeline": url_for("pages.timeline", match_id=mid, _external=True),
         "host": url_for("pages.host", match_id=mid, _external=True) + "#" + created["host_token"],
@@ -284,6 +323,23 @@ def seal(match_id: str) -> Any:
     return jsonify({"result": service().seal(mid), "status": service().status(mid)})
 
 
+MAX_REASON = 300
+HOST = "host"  # who a custom game asks to declare a step's winners
+
+
+@bp.post("/matches/<match_id>/end")
+def end_match(match_id: str) -> Any:
+    """The host ends the match early, with a reason; everything sealed is disclosed."""
+    mid = _as_host(match_id)
+    reason = (_field(security.json_body(), "reason", str) or "").strip()
+    if not 1 <= len(reason) <= MAX_REASON:
+        msg = f"'reason' is text of 1 to {MAX_REASON} characters (say why the match ends)"
+        raise BadRequest(msg)
+    service().end_match(mid, reason)
+    log.info("match %s was ended early by its host", mid)
+    return jsonify({"result": "ended", "status": service().status(mid)})
+
+
 @bp.post("/matches/<match_id>/openings/force")
 def force_openings(match_id: str) -> Any:
     """The host ends the opening window: unopened self-custody picks get the default."""
@@ -298,6 +354,26 @@ def default_decision(match_id: str) -> Any:
     return jsonify(
         {"result": service().apply_decision_default(mid), "status": service().status(mid)}
     )
+
+
+@bp.post("/matches/<match_id>/declare")
+def declare(match_id: str) -> Any:
+    """The host declares the winners of a step a custom game leaves to the host."""
+    mid = _as_host(match_id)
+    body = security.json_body()
+    pending = service().status(mid)["step"]
+    asked = pending.get("decision") if isinstance(pending, dict) else None
+    if not isinstance(asked, dict) or asked.get("player") != HOST:
+        msg = "no declaration of winners is awaited from the host in this match now"
+        raise Conflict(msg)
+    result = service().decide(mid, HOST, body)
+    return jsonify({"result": result, "status": service().status(mid)})
+
+
+@bp.get("/matches/<match_id>/host/view")
+def host_console(match_id: str) -> Any:
+    """Everything the host console shows: the status, the table and the words."""
+    return jsonify(host_view(_as_host(match_id)))
 
 
 # ---------------------------------------------------------------------- players
@@ -323,6 +399,20 @@ def private_view(match_id: str, player: str) -> Any:
     """A player's own view (hand, sequence) and current pick: only for that player."""
     mid = _as_player(match_id, player)
     return jsonify({"player": player, **service().private_state(mid, player)})
+
+
+@bp.get("/matches/<match_id>/players/<player>/room")
+def room(match_id: str, player: str) -> Any:
+    """Everything the player's dealer room shows: the table, the choices and the words."""
+    mid = _as_player(match_id, player)
+    return jsonify({"player": player, **room_data(mid, player)})
+
+
+@bp.get("/matches/<match_id>/players/<player>/receipts")
+def receipts(match_id: str, player: str) -> Any:
+    """Receipts of the player's own commitments, oldest first (fetch them on any device)."""
+    mid = _as_player(match_id, player)
+    return jsonify(service().commitments_of(mid, player))
 
 
 @bp.post("/matches/<match_id>/players/<player>/join")

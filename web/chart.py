@@ -33,6 +33,8 @@ class Series:
     colours: Mapping[str, str] | None = None  # of names that are not players
 
 
+AXIS = "#8a8272"  # the zero line and the rounds' ends: 3.8:1 on the plot's white
+GRID = "#e4dfd3"  # the other value lines: faint on purpose, the values are in the tooltips
 MOST_TICKS = 5  # the value axis is cut into at most this many steps
 LINE_POINTS = 2  # a line needs two points
 
@@ -81,6 +83,71 @@ def _ticks(low: float, high: float) -> list[float]:
     return ticks
 
 
+def _points(xy: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{svg.number(x)},{svg.number(y)}" for x, y in xy)
+
+
+def _line(
+    name: str,
+    colour: str,
+    xy: Sequence[tuple[float, float]],
+    *,
+    dashed: bool = False,
+    key: bool = False,
+) -> list[Markup]:
+    """A series' line (or its key's stroke) in its colour, over a darker outline when light.
+
+    The line keeps the player's colour (the one the pictures give them); a colour too light to
+    show on the plot's white (``svg.outline``) is drawn over a wider line of a darker shade,
+    so every line stands out by at least the contrast a graphic needs (WCAG 2, 3:1).
+    """
+    casing = svg.outline(colour, svg.PAPER if key else svg.WHITE)  # the key is on the paper
+    width = 3 if key else 2.5
+    shared = {"fill": "none", "stroke_linejoin": "round", "stroke_linecap": "round"}
+    drawn = [
+        svg.el(
+            "polyline",
+            points=_points(xy),
+            stroke=colour,
+            stroke_width=width,
+            stroke_dasharray="6 4" if dashed else None,
+            class_="key" if key else "line",
+            **shared,
+        )
+    ]
+    if casing is not None:
+        # A path, not a polyline: the chart's hover rule widens the line, not its outline.
+        drawn.insert(
+            0,
+            svg.el(
+                "path",
+                d="M" + " L".join(f"{svg.number(x)} {svg.number(y)}" for x, y in xy),
+                stroke=casing,
+                stroke_width=width + 2,
+                stroke_dasharray="6 4" if dashed else None,
+                class_="outline",
+                data_of=name,
+                **shared,
+            ),
+        )
+    return drawn
+
+
+def _dot(x: float, y: float, colour: str, title: str) -> Markup:
+    """One value of a series: a dot in its colour (outlined when light), its value the tooltip."""
+    casing = svg.outline(colour)
+    return svg.el(
+        "circle",
+        svg.el("title", title),
+        cx=x,
+        cy=y,
+        r=3.5 if casing else 3,
+        fill=colour,
+        stroke=casing,
+        stroke_width=1.2 if casing else None,
+    )
+
+
 def draw(series: Series, players: Sequence[str]) -> Markup:
     """Draw ``series`` as an SVG line chart, one line per name, coloured by seat.
 
@@ -104,12 +171,18 @@ def draw(series: Series, players: Sequence[str]) -> Markup:
     left, right, top, bottom = 52, 500, 58, 262
     width, height = 680, 300
 
+    def room(final: str) -> float:
+        """The room for a name in the key, left of its final value."""
+        return width - 12 - svg.text_width(final, 13, bold=True) - 10 - (right + 46)
+
     def at(step: float, value: float) -> tuple[float, float]:
         x = left + (right - left) * step / last_step
         y = bottom - (bottom - top) * (value - ticks[0]) / (ticks[-1] - ticks[0])
         return x, y
 
-    body: list[Markup] = [svg.rect(left, top, right - left, bottom - top, fill="#ffffff")]
+    body: list[Markup] = [
+        svg.rect(left, top, right - left, bottom - top, fill=svg.WHITE, class_="plot")
+    ]
     for tick in ticks:
         _, y = at(0, tick)
         body.append(
@@ -119,7 +192,7 @@ def draw(series: Series, players: Sequence[str]) -> Markup:
                 x2=float(right),
                 y1=y,
                 y2=y,
-                stroke="#b9b3a5" if tick == 0 else "#e4dfd3",
+                stroke=AXIS if tick == 0 else GRID,
             )
         )
         body.append(svg.text(left - 8, y + 4, tick, size=11, fill=svg.MUTED, anchor="end"))
@@ -141,56 +214,33 @@ def draw(series: Series, players: Sequence[str]) -> Markup:
                 x2=x,
                 y1=float(top),
                 y2=float(bottom),
-                stroke="#b9b3a5",
+                stroke=AXIS,
                 stroke_dasharray="4 4",
+                class_="round-end",
             )
         )
     for i, name in enumerate(names):
         colour = colours.get(name, svg.PLAYER_COLOURS[i % len(svg.PLAYER_COLOURS)])
         line = [(step, vals[name]) for step, vals in series.points if name in vals]
         xy = [at(step, value) for step, value in line]
-        dots = [
-            svg.el(
-                "circle",
-                svg.el("title", f"{name} after {series.axis} {step}: {svg.number(value)}"),
-                cx=x,
-                cy=y,
-                r=3,
-                fill=colour,
-            )
-            for (step, value), (x, y) in zip(line, xy, strict=True)
-        ]
         ly = top + 6 + i * 22
         final = svg.number(line[-1][1]) if line else ""
         body.append(
             svg.group(
-                svg.el(
-                    "polyline",
-                    points=" ".join(f"{svg.number(x)},{svg.number(y)}" for x, y in xy),
-                    fill="none",
-                    stroke=colour,
-                    stroke_width=2.5,
-                    stroke_linejoin="round",
-                    stroke_dasharray="6 4" if name == "virtual" else None,
+                *_line(name, colour, xy, dashed=name == "virtual"),
+                *(
+                    _dot(x, y, colour, f"{name} after {series.axis} {step}: {svg.number(value)}")
+                    for (step, value), (x, y) in zip(line, xy, strict=True)
                 ),
-                *dots,
-                svg.el(
-                    "line",
-                    x1=float(right + 20),
-                    x2=float(right + 40),
-                    y1=float(ly - 4),
-                    y2=float(ly - 4),
-                    stroke=colour,
-                    stroke_width=3,
-                ),
-                svg.text(right + 46, ly, svg.short(name, 16), size=13),
+                *_line(name, colour, [(right + 20, ly - 4), (right + 40, ly - 4)], key=True),
+                svg.text(right + 46, ly, svg.fit(name, room(final), 13), size=13),
                 svg.text(width - 12, ly, final, size=13, bold=True, anchor="end"),
                 svg.el("title", name),
                 class_="series",
                 data_name=name,
             )
         )
-    title = f"{series.label.capitalize()} after each {series.axis}"
+    title = f"{series.label[:1].upper()}{series.label[1:]} after each {series.axis}"
     head = svg.text(16, 26, title, size=16, bold=True, class_="heading")
     if series.note:
         body.append(svg.text(16, 42, series.note, size=12, fill=svg.MUTED))

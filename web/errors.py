@@ -1,4 +1,9 @@
-"""Error answers: every error is a short JSON object ``{"error": message}``, never a traceback.
+"""Error answers: a short JSON object ``{"error": message}``, or a page; never a traceback.
+
+A browser asking for a page (not under ``/api/``, preferring ``text/html`` to JSON, as a
+browser's navigation does) gets the same message as a page with the site's navigation
+(``error.html``): an unknown match, an unknown page, a bad ``?at=``. Everything else, every
+API route and every script's ``fetch`` included, gets the JSON object.
 
 Client faults are 4xx, and only they: a :class:`~domain.errors.UserError` is a 400, a
 ``Conflict`` (not now) a 409, a ``Refused`` (a secret that is not this one) a 403, a
@@ -21,7 +26,7 @@ import logging
 from io import BytesIO
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import Conflict, Missing, Refused, UserError
@@ -44,15 +49,56 @@ UNAVAILABLE = "the service cannot answer right now; try again in a moment"
 CANNOT_OPEN = "the service cannot read this data right now; its operator has been told"
 
 
+# What a page says of each status: its title and what to do about it.
+PAGES: dict[int, tuple[str, str]] = {
+    400: ("That address asks for something that does not exist",
+          "Check the address, or open the page without the part after the question mark."),
+    401: ("This page needs your private link", "Open the link your host sent you."),
+    403: ("This is not yours to open", "Open the private link of your own seat or match."),
+    404: ("Nothing here", "Check the address, or find the match in the list of matches."),
+    405: ("This address does not take that request", "Open it as a page."),
+    409: ("Not now", "Reload the page to see where the match stands."),
+    413: ("That is too much at once", "Send less."),
+    429: ("Too many requests", "Wait a moment and try again."),
+    503: ("The service cannot answer right now", "Try again in a moment."),
+}  # fmt: skip
+UNKNOWN_PAGE = ("Something went wrong on our side", "Try again in a moment; it has been logged.")
+
+
+def wants_page() -> bool:
+    """Whether the request is a browser asking for a page (not the API, not a script)."""
+    if request.path.startswith("/api/"):
+        return False
+    accepted = request.accept_mimetypes
+    return accepted["text/html"] > accepted["application/json"]
+
+
 def error(status: int, message: str) -> Any:
-    """A JSON error answer."""
+    """An error answer: JSON, or a page for a browser asking for one (:func:`wants_page`)."""
+    if wants_page():
+        title, advice = PAGES.get(status, UNKNOWN_PAGE)
+        try:
+            page = render_template(
+                "error.html",
+                status=status,
+                title=title,
+                message=message,
+                advice=advice,
+                path=request.path if status == 400 else None,  # noqa: PLR2004
+            )
+        except Exception:  # the page itself failed: the JSON answer still says it
+            log.exception("the error page failed on %s %s", request.method, request.path)
+        else:
+            response = make_response(page, status)
+            response.headers["Content-Type"] = "text/html; charset=utf-8"
+            return response
     response = jsonify({"error": message})
     response.status_code = status
     return response
 
 
 def init_app(app: Flask) -> None:
-    """Register the JSON error handlers (for pages too: a page error is a short JSON)."""
+    """Register the error handlers (a page for a browser, JSON for everyone else)."""
 
     @app.errorhandler(UserError)
     def user_error(exc: UserError) -> Any:

@@ -162,6 +162,27 @@ def openapi_document() -> dict[str, Any]:
                     ),
                 }
             },
+            "/api/qr": {
+                "post": {
+                    "summary": (
+                        "the QR code of a link (an invite to hand across the table), as an SVG "
+                        "image; the link is neither logged nor kept"
+                    ),
+                    "requestBody": _body(
+                        _obj(
+                            {"text": {"type": "string", "minLength": 1, "maxLength": 1000}},
+                            ["text"],
+                        )
+                    ),
+                    "responses": {
+                        "200": {
+                            "description": "the QR code",
+                            "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                        },
+                        **_errors(400, 413, 429),
+                    },
+                }
+            },
             "/api/matches": {
                 "get": {
                     "summary": "the match list, most recent activity first",
@@ -188,6 +209,47 @@ def openapi_document() -> dict[str, Any]:
                                     "additionalProperties": {"type": "string"},
                                 },
                                 "sign_in_as_host": {"type": "boolean"},
+                                "name": {
+                                    "type": "string",
+                                    "maxLength": 80,
+                                    "description": "the match's public name (trimmed)",
+                                },
+                                "auto_open": {
+                                    "type": "boolean",
+                                    "default": True,
+                                    "description": (
+                                        "open the first step once every seat is claimed and "
+                                        "each next one as soon as the last resolves (public)"
+                                    ),
+                                },
+                                "auto_seal": {
+                                    "type": "boolean",
+                                    "default": True,
+                                    "description": (
+                                        "seal a step as soon as everyone asked has submitted "
+                                        "(public)"
+                                    ),
+                                },
+                                "step_seconds": {
+                                    "type": ["integer", "null"],
+                                    "minimum": 30,
+                                    "maximum": 86400,
+                                    "default": 300,
+                                    "description": (
+                                        "the deadline of a step opened by itself, in seconds "
+                                        "(null: none); the console offers it for the others"
+                                    ),
+                                },
+                                "notify": {
+                                    "type": "array",
+                                    "maxItems": 5,
+                                    "items": {"type": "string", "maxLength": 500},
+                                    "description": (
+                                        "where the match's news goes: apprise URLs (a Discord "
+                                        "or Slack webhook, a Matrix room, mailto://...); "
+                                        "private to the host, never shown again"
+                                    ),
+                                },
                             },
                             ["game", "players"],
                         )
@@ -382,11 +444,69 @@ def openapi_document() -> dict[str, Any]:
                 )
             },
             f"{match}/seal": {"post": _host_action("seal the open step now")},
+            f"{match}/end": {
+                "post": _host_action(
+                    "end the match early, with a reason (a public MatchEnded record); "
+                    "everything sealed is disclosed as at a normal end, and later commands "
+                    "answer 409",
+                    _obj(
+                        {"reason": {"type": "string", "minLength": 1, "maxLength": 300}}, ["reason"]
+                    ),
+                )
+            },
             f"{match}/openings/force": {
                 "post": _host_action("end the opening window of self-custody picks")
             },
             f"{match}/decisions/default": {
                 "post": _host_action("apply the default to the pending decision")
+            },
+            f"{match}/declare": {
+                "post": _host_action(
+                    "declare the winners of the step a custom game with the host resolver is "
+                    "waiting on (a public DecisionMade of the host); 409 when no declaration "
+                    "is awaited",
+                    _obj(
+                        {
+                            "winners": {
+                                "type": "array",
+                                "items": {"type": "string"},
+                                "uniqueItems": True,
+                                "maxItems": 30,
+                            },
+                            "note": {"type": "string", "maxLength": 500},
+                        },
+                        ["winners"],
+                    ),
+                )
+            },
+            f"{match}/host/view": {
+                "get": {
+                    "summary": (
+                        "everything the host console shows (the match's host only): the public "
+                        "status, the match's settings, the picture of the public state at the "
+                        "latest record (SVG) and the console's sentences (where the match "
+                        "stands, scores, how it runs itself, what sealing now or a decision's "
+                        "default would do, the last step, the result, an early end)"
+                    ),
+                    "security": _HOST,
+                    "parameters": [_MATCH_ID],
+                    "responses": {
+                        **_ok(
+                            "the console",
+                            _obj(
+                                {
+                                    "status": {"type": "object"},
+                                    "settings": {"type": "object"},
+                                    "words": {"type": "object"},
+                                    "picture": {"type": "string"},
+                                    "log_size": {"type": "integer"},
+                                },
+                                ["status", "settings", "words", "picture", "log_size"],
+                            ),
+                        ),
+                        **_errors(401, 403, 404),
+                    },
+                }
             },
             player: {
                 "get": {
@@ -394,6 +514,52 @@ def openapi_document() -> dict[str, Any]:
                     "security": _HOST,
                     "parameters": [_MATCH_ID, _PLAYER],
                     "responses": {**_ok("the private view"), **_errors(401, 403, 404)},
+                }
+            },
+            f"{player}/room": {
+                "get": {
+                    "summary": (
+                        "everything the player's dealer room shows (that player only): the "
+                        "public status and view, the private view, the legal picks (listed when "
+                        "there are at most 400, else null), the pick's fields, the picture from "
+                        "the player's seat (SVG, tappable regions marked data-hit) and the "
+                        "room's sentences (default, decision, what the last step did to you, "
+                        "your situation, the result)"
+                    ),
+                    "security": _HOST,
+                    "parameters": [_MATCH_ID, _PLAYER],
+                    "responses": {
+                        **_ok(
+                            "the room",
+                            _obj(
+                                {
+                                    "player": {"type": "string"},
+                                    "status": {"type": "object"},
+                                    "public": {"type": "object"},
+                                    "me": {"type": "object"},
+                                    "words": {"type": "object"},
+                                    "picture": {"type": "string"},
+                                    "log_size": {"type": "integer"},
+                                },
+                                ["status", "public", "me", "words", "picture", "log_size"],
+                            ),
+                        ),
+                        **_errors(401, 403, 404),
+                    },
+                }
+            },
+            f"{player}/receipts": {
+                "get": {
+                    "summary": (
+                        "receipts of the player's own commitments, oldest first, each proving "
+                        "its record is in the signed log (that player only, on any device)"
+                    ),
+                    "security": _HOST,
+                    "parameters": [_MATCH_ID, _PLAYER],
+                    "responses": {
+                        **_ok("the receipts", {"type": "array", "items": {"type": "object"}}),
+                        **_errors(401, 403, 404),
+                    },
                 }
             },
             f"{player}/join": {
@@ -453,6 +619,51 @@ def openapi_document() -> dict[str, Any]:
                     _obj({"payload": _ANY}, ["payload"]),
                 )
             },
+            f"{match}/what-if": {
+                "post": {
+                    "summary": (
+                        "dispute review: replay a finished match with one player's pick in one "
+                        "step changed; the answer is `dealerroom replay BUNDLE --what-if "
+                        "STEP:PLAYER=JSON --json` for the match's bundle, plus `review_url`, the "
+                        "page that shows it (limited per address)"
+                    ),
+                    "parameters": [_MATCH_ID],
+                    "requestBody": _body(
+                        _obj(
+                            {
+                                "step": {"type": "integer", "minimum": 1},
+                                "player": {"type": "string", "minLength": 1, "maxLength": 200},
+                                "payload": _ANY,
+                            },
+                            ["step", "player", "payload"],
+                        )
+                    ),
+                    "responses": {
+                        **_ok(
+                            "the recorded and the new course, step by step",
+                            _obj(
+                                {
+                                    "match_id": {"type": "string"},
+                                    "step": {"type": "integer"},
+                                    "player": {"type": "string"},
+                                    "payload": _ANY,
+                                    "first_divergent_step": {"type": ["integer", "null"]},
+                                    "original_result": {"type": ["object", "null"]},
+                                    "new_result": {"type": ["object", "null"]},
+                                    "steps": {"type": "array", "items": {"type": "object"}},
+                                    "review_url": {"type": "string"},
+                                },
+                                ["match_id", "step", "player", "first_divergent_step", "steps"],
+                            ),
+                        ),
+                        **_errors(400, 404, 409, 413),
+                        "429": {
+                            "description": "too many what-ifs from this address; try again shortly",
+                            "content": {JSON: {"schema": _ERROR}},
+                        },
+                    },
+                }
+            },
         },
         "components": {
             "securitySchemes": {
@@ -493,8 +704,31 @@ def openapi_document() -> dict[str, Any]:
                                 ["claimed", "public_key"],
                             ),
                         },
+                        "name": {"type": "string"},
+                        "settings": _obj(
+                            {
+                                "auto_open": {"type": "boolean"},
+                                "auto_seal": {"type": "boolean"},
+                                "step_seconds": {"type": ["integer", "null"]},
+                            },
+                            ["auto_open", "auto_seal", "step_seconds"],
+                        ),
                         "finished": {"type": "boolean"},
-                        "step": {"type": ["object", "null"]},
+                        "ended": {
+                            "type": ["object", "null"],
+                            "description": "after an early end: its reason and time",
+                            "properties": {
+                                "reason": {"type": "string"},
+                                "at": {"type": "string"},
+                            },
+                        },
+                        "step": {
+                            "type": ["object", "null"],
+                            "description": (
+                                "the current step; its decision (if one waits) names the "
+                                "player, prompt, deadline and the default payload"
+                            ),
+                        },
                     },
                     ["match_id", "game", "players", "finished", "step"],
                 ),

@@ -10,11 +10,10 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 
-from domain.rules import game_names, get_rules
-from web import games, security
+from domain.rules import UnknownGame, game_names, get_rules
+from web import games, matchlist, security
 from web.extension import service
-from web.pictures import account, chart, picture
-from web.timeline import replay_of, rows
+from web.timeline import moment, page, part, record_number, replay_of
 
 bp = Blueprint("pages", __name__)
 bp.register_blueprint(games.bp)  # each game's static files, at /games/<game>/static/...
@@ -22,46 +21,61 @@ bp.register_blueprint(games.bp)  # each game's static files, at /games/<game>/st
 
 @bp.get("/")
 def index() -> Any:
-    """The match list: game, players, status, last activity."""
-    return render_template("index.html", matches=service().matches())
+    """The front page: what dealerroom is, "Host a match", the match list with filters."""
+    rows = [matchlist.listing(m) for m in service().matches()]
+    listed = sorted({(m["game"], m["display_name"]) for m in rows}, key=lambda g: g[1].lower())
+    return render_template("index.html", matches=rows, listed_games=listed)
 
 
 @bp.get("/matches/<match_id>")
 def timeline(match_id: str) -> Any:
-    """A match's timeline, grouped by step, with the state drawn at the selected event."""
+    """A match's timeline: a replay viewer of its log at record ``?at=SEQ`` (the last one).
+
+    ``?from=N`` gives only what a running match's page adds from record ``N`` on (no
+    content when there is nothing new), so the page follows the match without reloading.
+    """
     board = replay_of(match_id)
     records = board.records
     last = len(records) - 1
-    at = request.args.get("at", type=int)
-    if at is None or not 0 <= at <= last:
-        at = last
-    groups = rows(records)
-    accounts = {g.step: account(records, g.step) for g in groups if g.step is not None}
+    if "from" in request.args:
+        since = record_number(request.args["from"], last + 1)
+        if since is None:
+            abort(400, f"?from= is a record number from 0 to {last + 1}")
+        if since > last:
+            return "", 204
+        match = str(service().match_key(match_id))
+        return render_template("timeline_part.html", match_id=match, **part(records, since))
+    at = last if "at" not in request.args else record_number(request.args["at"], last)
+    if at is None:
+        abort(400, _no_such_record(last))
     status = service().status(match_id)
     return render_template(
         "timeline.html",
         match_id=status["match_id"],
-        summary=games.presentation(status["game"]).summary,
         status=status,
-        groups=groups,
-        accounts=accounts,
-        at=at,
-        last=last,
-        selected=records[at],
-        picture=picture(records, at, board=board),
-        chart=chart(records),
-        diff=board.diff(at - 1, at) if at > 0 else [],
+        summary=games.for_match(status["game"], status.get("options")).summary,
+        **page(records, at, board),
+    )
+
+
+def _no_such_record(last: int) -> str:
+    return (
+        f"?at= is a record number from 0 to {last}: this match has {last + 1} records, "
+        "and its page shows the last one without ?at="
     )
 
 
 @bp.get("/matches/<match_id>/picture")
 def picture_fragment(match_id: str) -> Any:
-    """Only the picture of the state after ``?at=SEQ`` (the timeline swaps it in place)."""
+    """One moment of the timeline (after record ``?at=SEQ``): its picture, caption and changes.
+
+    The timeline swaps it in place when stepping through the match.
+    """
     board = replay_of(match_id)
-    at = request.args.get("at", type=int)
-    if at is None or not 0 <= at < len(board):
-        abort(400, f"?at= is a record number from 0 to {len(board) - 1}")
-    return render_template("picture.html", picture=picture(board.records, at, board=board), at=at)
+    at = record_number(request.args.get("at"), len(board) - 1)
+    if at is None:
+        abort(400, _no_such_record(len(board) - 1))
+    return render_template("picture.html", moment=moment(board.records, at, board))
 
 
 @bp.get("/new")
@@ -71,12 +85,39 @@ def new_match() -> Any:
     return render_template("new.html", games=names)
 
 
+@bp.get("/games/<game>/rules")
+def rules(game: str) -> Any:
+    """A game's rules in short, with its own words (linked from the new-match form)."""
+    try:
+        found = get_rules(game)
+    except UnknownGame:
+        abort(404, f"there is no game called {game[:40]!r} here")
+    shown = games.presentation(game)
+    return render_template(
+        "rules.html",
+        game=game,
+        display_name=found.display_name,
+        summary=shown.summary,
+        terms=shown.terms,
+        options=found.options_schema(),
+        players=(found.min_players, found.max_players),
+        disclosure=found.disclosure.value,
+    )
+
+
 @bp.get("/matches/<match_id>/host")
 def host(match_id: str) -> Any:
     """The host console of a match (reached through the host's private link)."""
     status = service().status(match_id)
     signed_in = security.holds(status["match_id"], security.HOST)
-    return render_template("host.html", status=status, signed_in=signed_in)
+    display_name = games.display_name(status["game"])
+    return render_template(
+        "host.html",
+        status=status,
+        signed_in=signed_in,
+        display_name=display_name,
+        title=str(status.get("name") or "") or display_name,
+    )
 
 
 @bp.get("/matches/<match_id>/players/<player>")
@@ -86,13 +127,15 @@ def room(match_id: str, player: str) -> Any:
     if player not in status["players"]:
         abort(404, f"{player!r} does not play in this match")
     signed_in = security.holds(status["match_id"], player)
-    private = service().private_state(status["match_id"], player) if signed_in else None
+    shown = games.for_match(status["game"], status.get("options"))
     return render_template(
         "room.html",
         status=status,
         player=player,
         signed_in=signed_in,
-        private=private,
         controls=games.controls_url(status["game"]),
-        summary=games.presentation(status["game"]).summary,
+        room_css=games.room_css_url(status["game"]),
+        summary=shown.summary,
+        terms=shown.terms,
+        display_name=games.display_name(status["game"]),
     )

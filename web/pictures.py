@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from domain.public_log import PublicLog
+from domain.record_text import label, names, pick_words
+from domain.vocabulary import StepStatus
 from web import chart as charts
 from web import games, svg
 from web.games import generic
@@ -43,17 +45,43 @@ if TYPE_CHECKING:
     from web.games.base import Presentation
     from web.games.record import Moment, Record
 
-__all__ = ["account", "chart", "picture"]
+__all__ = ["account", "chart", "picture", "standing"]
 
 
-def _status(m: Moment) -> str:
-    """One line under the title: where in the log we are."""
-    where = f"after record {m.seq} ({m.record_type})"
-    step = m.open_step
-    if step is not None:
+def standing(log: PublicLog) -> str:
+    """Where the match stands after the records folded into ``log``, in a few words.
+
+    "step 3 open: 2 of 3 picks sealed", "step 3 sealed: revealing and resolving",
+    "step 3: waiting for cai to decide", "step 3 resolved", "the match is over"; the words
+    follow the step's own status, so a sealed step is never said to be open.
+    """
+    step = log.current
+    if log.finished:
+        return "the match is over"
+    if step is None:
+        return "no step opened yet"
+    number = step.number
+    if step.status is StepStatus.OPEN:
         sealed, asked = len(step.commitments), len(step.submitters)
-        return f"{where} · step {step.number} open: {sealed} of {asked} picks committed"
-    return where
+        return f"step {number} open: {sealed} of {asked} picks sealed"
+    if step.status is StepStatus.RESOLVED:
+        return f"step {number} resolved"
+    request = step.pending_request
+    if request is not None:
+        return f"step {number}: waiting for {request.player} to decide"
+    opening = step.awaiting_openings(log.custody)
+    if opening:
+        return f"step {number} sealed: waiting for {names(list(opening))} to open their picks"
+    return f"step {number} sealed: revealing and resolving"
+
+
+def _status(m: Moment, *, seat: bool = False) -> str:
+    """One line under the title: where in the log we are (in a room: only the step under way)."""
+    now = standing(m.log)
+    if seat:
+        step = m.open_step
+        return now[:1].upper() + now[1:] if step is not None else ""
+    return f"after record {m.seq} ({label(m.record_type).lower()}) · {now}"
 
 
 def _kind(game: str) -> str:
@@ -61,13 +89,21 @@ def _kind(game: str) -> str:
     return game if re.fullmatch(r"[a-z0-9-]{1,40}", game) else "game"
 
 
-def picture(records: Sequence[Record], seq: int, *, board: MatchReplay | None = None) -> Markup:
+def picture(
+    records: Sequence[Record],
+    seq: int,
+    *,
+    board: MatchReplay | None = None,
+    seat: str | None = None,
+) -> Markup:
     """Draw the public state just after record ``seq`` as an inline ``<svg>``.
 
     ``records`` are a match's public records, oldest first; ``board`` may pass a
     :class:`~replay.state.MatchReplay` of the same records to reuse across calls. The game is
     dispatched on ``MatchCreated.game``; a game without a drawing here (or a view it cannot
     draw) is shown as a table of the public view, so a new game never breaks the page.
+
+    ``seat`` draws it from that player's seat (the game's ``seat_picture``, when it has one).
 
     :raises ValueError: when ``records`` is empty.
     :raises IndexError: when there is no record ``seq``.
@@ -76,18 +112,22 @@ def picture(records: Sequence[Record], seq: int, *, board: MatchReplay | None = 
     shown = games.presentation(m.game)
     drawing, width = shown.picture, shown.width
     try:
-        head, height, body = drawing(m)
+        if seat is not None and shown.seat_picture is not None:
+            head, height, body = shown.seat_picture(m, seat)
+        else:
+            head, height, body = drawing(m)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         drawing, width = generic.table, generic.WIDTH
         head, height, body = drawing(m)
-    label = f"{head} ({_status(m)})"
+    status = _status(m, seat=seat is not None)
+    label = f"{head} ({status})" if status else head
     return svg.root(
         f"dr-picture dr-{_kind(m.game)}",
         width,
         int(height) + 8,
         label,
         svg.text(16, 26, head, size=17, bold=True, class_="heading"),
-        svg.text(16, 44, _status(m), size=12, fill=svg.MUTED),
+        svg.text(16, 44, svg.fit(status, width - 32, 12), size=12, fill=svg.MUTED),
         *body,
     )
 
@@ -132,8 +172,9 @@ def account(records: Sequence[Record], step: int) -> list[str]:
     :raises ValueError: when ``records`` is empty.
     """
     game, players = game_of(records)
-    shown = games.presentation(game)
-    found = PublicLog.of(records).step(step)
+    log = PublicLog.of(records)
+    shown = games.for_match(game, log.options)
+    found = log.step(step)
     if found is None:
         return []
     words = [f"Step {step} ({found.kind or 'step'})."]
@@ -160,10 +201,11 @@ def account(records: Sequence[Record], step: int) -> list[str]:
     words += told
     if not shown.tells_decisions:
         for decision in found.decisions:
-            words.append(f"{decision.player} decided {svg.short_json(decision.payload)}.")
+            words.append(f"{decision.player} decided: {pick_words(decision.payload)}.")
     for request in pending(found):
+        kind = str(request.kind or "a decision").replace("-", " ")
         words.append(
-            f"Waiting for {request.player} to decide ({request.kind}); the default "
-            f"is {svg.short_json(request.default)}."
+            f"Waiting for {request.player} to decide ({kind}); if not in time: "
+            f"{pick_words(request.default)}."
         )
     return words

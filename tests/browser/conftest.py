@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import os
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -61,10 +64,10 @@ def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
         service(app).close()
 
 
-@pytest.fixture(scope="session")
-def live_server(live_app: Flask) -> Iterator[str]:
-    """The base URL of ``live_app`` served by werkzeug in a thread."""
-    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+@contextmanager
+def served(app: Flask) -> Iterator[str]:
+    """The base URL of ``app`` served by werkzeug in a thread, until the block ends."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
@@ -73,6 +76,13 @@ def live_server(live_app: Flask) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app: Flask) -> Iterator[str]:
+    """The base URL of ``live_app`` served by werkzeug in a thread."""
+    with served(live_app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -116,8 +126,12 @@ def console() -> Console:
 
 
 @pytest.fixture
-def pages(browser: Browser, live_server: str, console: Console) -> Iterator[Callable[[], Page]]:
+def pages(browser: Browser, live_server: str, console: Console) -> Iterator[Callable[..., Page]]:
     """``pages()`` opens a page in a fresh context of its own (its own cookies: one person).
+
+    At 1280×900; ``pages(phone=True)`` a 390×844 touch phone; other keywords go to
+    ``browser.new_context`` (``permissions=["notifications"]``, ``accept_downloads``,
+    ``base_url`` for a server of the test's own...).
 
     Console errors, page errors and CSP violations of every page fail the test.
     """
@@ -129,8 +143,10 @@ def pages(browser: Browser, live_server: str, console: Console) -> Iterator[Call
             where = message.location.get("url")
             console.problems.append(f"console error: {message.text} ({where})")
 
-    def open_page() -> Page:
-        context = browser.new_context(base_url=live_server)
+    def open_page(*, phone: bool = False, **options: Any) -> Page:
+        size = PHONE if phone else DESKTOP
+        options.setdefault("base_url", live_server)
+        context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, **options)
         contexts.append(context)
         page = context.new_page()
         page.on("console", on_console)
@@ -147,13 +163,18 @@ def pages(browser: Browser, live_server: str, console: Console) -> Iterator[Call
         yield open_page
     finally:
         for context in contexts:
+            # A test's route handler may still be answering a poll when the test ends; its
+            # answer then has nowhere to go, and that must not fail the next test.
+            for open_page_ in context.pages:
+                open_page_.unroute_all(behavior="ignoreErrors")
+            context.unroute_all(behavior="ignoreErrors")
             context.close()
     if console.unexpected():
         pytest.fail("the page reported errors:\n" + "\n".join(console.unexpected()), pytrace=False)
 
 
 @pytest.fixture
-def page(pages: Callable[[], Page]) -> Page:
+def page(pages: Callable[..., Page]) -> Page:
     """A page in a fresh context, watched as ``pages`` watches every page."""
     return pages()
 

@@ -35,7 +35,10 @@ pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parents[2]
 BUNDLES = REPO / "fixtures" / "bundles"
 VECTOR = json.loads((REPO / "docs" / "protocol-vectors.json").read_text())["commitments"][0]
-SCOPE = "The browser checks signatures, the Merkle log and commitments only"
+SCOPE = (
+    "Your browser checks the signatures, the Merkle log, every commitment, the seed, every deal "
+    "from the seed and every default"
+)
 TEST_SIGNER = Signer("dealerroom.example", bytes(range(32)))
 
 
@@ -234,7 +237,7 @@ def test_the_match_page_verifies_its_log_and_shows_a_tampered_one_red(
     page.click("#verify-log")
     expect(page.locator("#verify-summary")).to_have_class("ok")
     expect(page.locator("#verify-summary")).to_contain_text(SCOPE)
-    expect(page.locator("#verify-summary")).to_contain_text("dealerroom verify checks the rules")
+    expect(page.locator("#verify-summary")).to_contain_text("dealerroom verify also replays")
     expect(page.locator("tr.event.ok")).to_have_count(count)
     expect(page.locator("tr.event td.check").first).to_have_text("\u2713")
 

@@ -308,36 +308,34 @@ def test_an_identical_resend_is_a_success_and_a_new_pick_replaces_the_earlier_on
         route.fetch()  # the service receives and records the pick
         route.abort("failed")  # the browser never sees the answer
 
+    send = room.get_by_role("button", name=re.compile("^Seal and send"))
     room.get_by_role("button", name="cai", exact=True).click()
-    room.click("#compute")
-    sent = room.inner_text("#local-commitment")
     room.route(re.compile(r".*/submissions$"), lose_the_answer)
-    room.click("#send")
+    send.click()
     expect(result).to_contain_text("Sending the same pick again is safe")
     room.unroute(re.compile(r".*/submissions$"))
-    expect(room.locator("#send")).to_be_enabled()
-    room.click("#send")
+    expect(send).to_be_enabled()
+    send.click()
     expect(result).to_contain_text("Sealed, unchanged")
-    expect(result).to_contain_text(sent[:12])
     expect(result).to_have_class(re.compile(r"\bok\b"))
+    sent = room.get_attribute("#commitment-short", "title") or ""
+    expect(room.locator("#commitment-short")).to_have_text(f"{sent[:12]}…")
     shoot(room, screenshot, "claims-resend-unchanged")
 
     # 2. Choosing the pick that stands again re-uses its salt: unchanged, not a new event.
     count = len(records(room, mid))
     room.get_by_role("button", name="cai", exact=True).click()
-    room.click("#compute")
-    assert room.inner_text("#local-commitment") == sent
-    room.click("#send")
+    send.click()
     expect(result).to_contain_text("Sealed, unchanged")
+    assert room.get_attribute("#commitment-short", "title") == sent
     assert len(records(room, mid)) == count
 
     # 3. A different pick gets a fresh salt and replaces the earlier one.
     room.get_by_role("button", name="ben", exact=True).click()
-    room.click("#compute")
-    again = room.inner_text("#local-commitment")
-    assert again != first["record"]["data"]["commitment"]  # not the first pick's salt either
-    room.click("#send")
+    send.click()
     expect(result).to_contain_text("This replaced your earlier pick")
+    again = room.get_attribute("#commitment-short", "title") or ""
+    assert again != first["record"]["data"]["commitment"]  # not the first pick's salt either
     expect(result).to_have_class(re.compile(r"\bok\b"))
     commitments = [
         r["data"]["commitment"] for r in records(room, mid) if r["type"] == "SubmissionCommitted"
@@ -347,7 +345,8 @@ def test_an_identical_resend_is_a_success_and_a_new_pick_replaces_the_earlier_on
 
 def create_by_api(page: Page, players: list[str], **extra: Any) -> dict[str, Any]:
     """Create a vote through the API (as a script would); the answer holds the invites."""
-    answer = page.request.post("/api/matches", data={"game": "vote", "players": players, **extra})
+    body = {"game": "vote", "players": players, "auto_open": False, "auto_seal": False, **extra}
+    answer = page.request.post("/api/matches", data=body)
     assert answer.status == 201, answer.text()
     return answer.json()
 
@@ -390,8 +389,7 @@ def test_a_credential_link_still_opens_its_seat_and_a_seat_without_its_key_here_
     ben.goto(f"{room}/ben#{token}")
     expect(ben.locator("#seat-state")).to_contain_text("does not hold")
     ben.get_by_role("button", name="ana", exact=True).click()
-    ben.click("#compute")
-    ben.click("#send")
+    ben.get_by_role("button", name=re.compile("^Seal and send")).click()
     expect(ben.locator("#pick-result")).to_contain_text("restore your seat from its backup file")
     expect(ben.get_by_label("Backup file of ben's seat")).to_be_visible()
     assert len([r for r in records(ben, mid) if r["type"] == "SubmissionCommitted"]) == 1
@@ -432,9 +430,9 @@ def test_a_self_custody_commitment_is_signed_and_opened(pages: NewPage, live_ser
     ana = claim(pages, link)
     seal_pick(ana, "ben")
     host.click("#seal")
-    expect(ana.locator("#open-form")).to_be_visible(timeout=10_000)
+    expect(ana.locator("#open-area")).to_be_visible(timeout=10_000)
     ana.get_by_role("button", name="Open my pick").click()
-    expect(ana.locator("#open-result")).to_have_text("Opened.")
+    expect(ana.locator("#open-result")).to_have_text("Opened: your pick counts.")
     log = records(ana, mid)
     key = next(r["data"]["public_key"] for r in log if r["type"] == "SeatClaimed")
     commitment = next(r for r in log if r["type"] == "SubmissionCommitted")

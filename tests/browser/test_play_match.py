@@ -40,6 +40,9 @@ def create_from_console(
     page.goto(f"{base}/new")
     page.select_option("#game", game)
     page.fill("#players", players)
+    # These tests run each step by hand from the console.
+    page.uncheck("#auto-open")
+    page.uncheck("#auto-seal")
     page.click("#create")
     expect(page.locator("#created")).to_be_visible()
     links = {
@@ -56,16 +59,18 @@ def open_step(host: Page, seconds: int = 600) -> None:
 
 
 def seal_pick(page: Page, choice: str) -> dict[str, Any]:
-    """Pick a quick choice, compute the commitment here, send it; return the shown receipt."""
-    expect(page.locator("#pick-form")).to_be_visible()
+    """Tap a choice, seal and send it in one action; return its receipt, fetched again."""
+    expect(page.locator("#pick-area")).to_be_visible()
     page.get_by_role("button", name=choice, exact=True).click()
-    page.click("#compute")
-    expect(page.locator("#send")).to_be_enabled()
-    local = page.inner_text("#local-commitment")
-    assert re.fullmatch(r"[0-9a-f]{64}", local)
-    page.click("#send")
+    page.get_by_role("button", name=re.compile("^Seal and send")).click()
     expect(page.locator("#pick-result")).to_contain_text("Sealed")
-    receipt = json.loads(page.text_content("#receipt") or "")
+    local = page.get_attribute("#commitment-short", "title") or ""
+    assert re.fullmatch(r"[0-9a-f]{64}", local)
+    receipts = page.evaluate(
+        "async () => (await fetch(location.pathname.replace('/matches/', '/api/matches/')"
+        " + '/receipts')).json()"
+    )
+    receipt: dict[str, Any] = receipts[-1]
     assert receipt["record"]["data"]["commitment"] == local
     return receipt
 
@@ -113,7 +118,7 @@ def test_a_vote_is_played_through_the_links_and_verifies_in_the_browser(
     timeline = pages()
     timeline.goto(match_url)
     expect(timeline.locator("tr.event")).to_have_count(16)  # with the three SeatClaimed
-    expect(timeline.locator("#timeline")).to_contain_text('{"vote": "ben"}')
+    expect(timeline.locator("#timeline")).to_contain_text("ana's pick is revealed: vote ben")
     expect(timeline.locator("figure.picture svg")).to_be_visible()
     timeline.click("#verify-log")
     expect(timeline.locator("tr.event.ok")).to_have_count(16)
@@ -152,7 +157,7 @@ def test_the_timeline_updates_while_a_match_runs(pages: NewPage, live_server: st
     room.goto(links["ana"])
     seal_pick(room, "ben")
     expect(timeline.locator("tr.event")).to_have_count(5, timeout=10_000)  # SeatClaimed, the pick
-    expect(timeline.locator("#timeline")).not_to_contain_text('"vote"')  # still sealed
+    expect(timeline.locator("#timeline")).not_to_contain_text("vote ben")  # still sealed
 
 
 def test_a_six_nimmt_turn_with_a_row_decision(
@@ -175,18 +180,18 @@ def test_a_six_nimmt_turn_with_a_row_decision(
     host.fill("#deal", json.dumps(deal))
     open_step(host)
     rooms = {}
-    for player, card in {"ana": "22", "ben": "11", "cai": "1"}.items():
+    for player, card in {"ana": "card 22", "ben": "card 11", "cai": "card 1"}.items():
         room = pages()
         room.goto(links[player])
         seal_pick(room, card)
         rooms[player] = room
     host.click("#seal")
     cai = rooms["cai"]
-    expect(cai.locator("#decision-form")).to_be_visible(timeout=10_000)
+    expect(cai.locator("#decision-area")).to_be_visible(timeout=10_000)
     screenshot(cai, "dealer-room-decision")
-    cai.get_by_role("button", name=re.compile(r"^row 3:")).click()
-    cai.click("#decide")
-    expect(cai.locator("#decision-result")).to_contain_text("Decided")
+    cai.get_by_role("button", name="row 2", exact=True).click()
+    cai.get_by_role("button", name="Send my decision").click()
+    expect(cai.locator("#decision-result")).to_contain_text("Sent")
     expect(host.locator("#host-status")).to_contain_text("resolved", timeout=10_000)
     timeline = pages()
     timeline.goto(host_link.split("#")[0].removesuffix("/host"))

@@ -69,6 +69,7 @@ EXPECTED = {
     "host-page":    "ok   ok   ok   in   in   ok   ok   ok   ok   ok   ok   ok   ok",
     "player-page":  "ok   ok   ok   ok   ok   ok   in   in   ok   ok   ok   ok   ok",
     "host":         "401  403  ok   ok   403  403  401  401  403  401  403  401  403",
+    "host-read":    "401  403  ok   ok   ok   403  401  401  403  401  403  401  403",
     "player":       "401  403  403  401  401  ok   ok   403  403  401  403  401  403",
     "player-read":  "401  403  403  401  401  ok   ok   ok   403  401  403  401  403",
     "sign-in":      "400  403  ok   ok   ok   ok   ok   ok   ok   ok   403  403  403",
@@ -93,6 +94,7 @@ class Route:
 ROUTES: dict[tuple[str, str], Route] = {
     ("/", "GET"): Route("public"),
     ("/new", "GET"): Route("public"),
+    ("/games/<game>/rules", "GET"): Route("public"),
     ("/check", "GET"): Route("public"),
     ("/static/<path:filename>", "GET"): Route("public"),
     ("/games/<game>/static/<path:filename>", "GET"): Route("public"),
@@ -103,6 +105,7 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("/api/openapi.json", "GET"): Route("public"),
     ("/api/games", "GET"): Route("public"),
     ("/api/key", "GET"): Route("public"),
+    ("/api/qr", "POST"): Route("public", body={"text": "https://dealerroom.example/x#invite=y"}),
     ("/api/matches", "GET"): Route("public"),
     ("/api/matches", "POST"): Route("public", body={"game": "vote", "players": ["ana", "ben"]}),
     ("/api/matches/<match_id>", "GET"): Route("public"),
@@ -114,9 +117,16 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("/api/matches/<match_id>/session", "DELETE"): Route("sign-out"),
     ("/api/matches/<match_id>/steps", "POST"): Route("host", "new", body={"seconds": 60}),
     ("/api/matches/<match_id>/seal", "POST"): Route("host"),
+    ("/api/matches/<match_id>/end", "POST"): Route("host", body={"reason": "the host had to go"}),
     ("/api/matches/<match_id>/openings/force", "POST"): Route("host", "awaiting-opening"),
     ("/api/matches/<match_id>/decisions/default", "POST"): Route("host", "decision"),
+    ("/api/matches/<match_id>/declare", "POST"): Route(
+        "host", "declaring", body={"winners": ["ben"], "note": "best guess"}
+    ),
+    ("/api/matches/<match_id>/host/view", "GET"): Route("host-read"),
     ("/api/matches/<match_id>/players/<player>", "GET"): Route("player-read"),
+    ("/api/matches/<match_id>/players/<player>/room", "GET"): Route("player-read"),
+    ("/api/matches/<match_id>/players/<player>/receipts", "GET"): Route("player-read"),
     ("/api/matches/<match_id>/players/<player>/invite", "POST"): Route("host"),
     ("/api/matches/<match_id>/players/<player>/claim", "POST"): Route(
         "claim", body={"invite": "guessed-invite"}
@@ -135,6 +145,13 @@ ROUTES: dict[tuple[str, str], Route] = {
     ),
     ("/api/matches/<match_id>/players/<player>/decisions", "POST"): Route(
         "player", "decision", body={"payload": {"row": 1}}
+    ),
+    ("/matches/<match_id>/review", "GET"): Route("public", "finished", query="?step=1&player=ana"),
+    ("/matches/<match_id>/review/comparison", "GET"): Route(
+        "public", "finished", query="?step=1&player=ana&pick=%7B%22vote%22%3A%22cai%22%7D"
+    ),
+    ("/api/matches/<match_id>/what-if", "POST"): Route(
+        "public", "finished", body={"step": 1, "player": "ana", "payload": {"vote": "cai"}}
     ),
 }  # fmt: skip
 
@@ -201,12 +218,38 @@ def _decision(room: DealerRoom) -> Scene:
     return Scene(mid, _tokens(room, made), "cai", "ana")
 
 
+def _declaring(room: DealerRoom) -> Scene:
+    """A custom game whose host resolver waits for the host to declare the winners."""
+    options = {
+        "fields": [{"name": "guess", "kind": "text", "max_length": 40}],
+        "resolver": {"kind": "host"},
+    }
+    made = room.create_match("custom", VOTE, options)
+    mid = made["match_id"]
+    room.open_step(mid, seconds=600)
+    room.submit(mid, "ben", {"guess": "a cat"})
+    assert room.seal(mid) == "decision"
+    return Scene(mid, _tokens(room, made), "ana", "ben")
+
+
+def _finished(room: DealerRoom) -> Scene:
+    """A vote played to its end: every pick and the seed revealed (a what-if can run)."""
+    scene = _open(room)
+    for player, vote in zip(VOTE, ["ben", "cai", "ben"], strict=True):
+        room.submit(scene.match_id, player, {"vote": vote})
+    room.seal(scene.match_id)
+    assert room.status(scene.match_id)["finished"]
+    return scene
+
+
 SCENES: dict[str, Callable[[DealerRoom], Scene]] = {
     "new": _new,
     "open": _open,
     "self-custody": lambda room: _open(room, {"ana": "self"}),
     "awaiting-opening": _awaiting_opening,
     "decision": _decision,
+    "declaring": _declaring,
+    "finished": _finished,
 }
 
 

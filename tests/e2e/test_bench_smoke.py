@@ -58,3 +58,10 @@ def test_a_postgres_that_is_not_there_is_one_line_and_exit_2() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("bench.ingest: error: cannot use PostgreSQL at 127.0.0.1:1/none")
     assert len(done.stderr.splitlines()) == 1
+
+
+def test_the_growth_bench_compares_sizes_and_match_counts() -> None:
+    out = bench("bench.growth", "--sizes", "20,60", "--matches", "2,6", "--samples", "5")
+    assert re.search(r"one match at +60 records: submit +[\d.]+ ms", out)
+    assert re.search(r"6 open matches: submit +[\d.]+ ms", out)
+    assert len(RATIO.findall(out)) == 4, out

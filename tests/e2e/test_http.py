@@ -28,6 +28,7 @@ def test_the_demo_loads_a_complete_match_of_every_game_once(
         "apocalypse",
         "picking-nine",
         "grid-adaptation",
+        "custom",
     }
     assert all(m["status"] == "finished" for m in listing)
     page = client.get("/")

@@ -39,7 +39,8 @@ seen = {}
 games = {g["game"]: g for g in c.get("/api/games").get_json()}
 seen["listed"] = "two-thirds" in games
 made = c.post("/api/matches", json={"game": "two-thirds", "players": ["ana", "ben", "cai"],
-                                     "options": {"rounds": 2}})
+                                     "options": {"rounds": 2}, "auto_open": False,
+                                     "auto_seal": False})
 assert made.status_code == 201, made.get_json()
 made = made.get_json()
 mid, host = made["match_id"], {"Authorization": "Bearer " + made["host_token"]}

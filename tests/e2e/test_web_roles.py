@@ -175,7 +175,7 @@ def test_a_private_link_signs_the_browser_in_and_forms_need_the_csrf_header(
     )
     assert as_ana.status_code == 401
     page = client.get(f"/matches/{mid}/players/cai")
-    assert page.status_code == 200 and b"Your view" in page.data
+    assert page.status_code == 200 and b"Seal and send my pick" in page.data
     assert (
         client.delete(f"/api/matches/{mid}/session", headers={"X-CSRF-Token": csrf}).status_code
         == 200

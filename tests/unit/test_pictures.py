@@ -15,7 +15,10 @@ import pytest
 
 from replay.bundle import load_bundle, play_scenario
 from replay.state import MatchReplay
+from web import games, svg
+from web.games.grid_adaptation import picture as grid_picture
 from web.games.grid_adaptation.picture import SEQUENCE_COLOURS
+from web.games.vote import picture as vote_picture
 from web.pictures import account, chart, picture
 
 BUNDLES = Path(__file__).resolve().parents[2] / "fixtures" / "bundles"
@@ -217,7 +220,7 @@ def test_an_account_of_a_step_under_way_says_only_what_is_public() -> None:
     }
     assert not any(re.search(rf"\b{card}\b", line) for line in words for card in later)
     asked = recs[: seq_of(recs, "DecisionRequested", 2) + 1]
-    assert account(asked, 2)[-1].startswith("Waiting for cai to decide (take-row)")
+    assert account(asked, 2)[-1] == "Waiting for cai to decide (take row); if not in time: row 3."
 
 
 # ---------------------------------------------------------------------------
@@ -508,3 +511,184 @@ def test_hostile_player_names_are_escaped(scenario: dict[str, Any]) -> None:
     assert any("bo&#34;b&amp;&#39;x" in t for t in outputs)
     # Accounts are plain text, escaped when a page renders them.
     assert any(HOSTILE in line for line in account(recs, 1))
+
+
+# ---------------------------------------------------------------------------
+# Legible pictures: text inside its boxes, none too small, captions that match the moment
+# ---------------------------------------------------------------------------
+
+LONG = [
+    "Wolfeschlegelsteinhausenberger",
+    "Maximiliana-Montgomery-Smythe",
+    "Cai Long Name The Third",
+]
+LONG_SCENARIOS = [
+    {
+        "game": "vote",
+        "players": LONG,
+        "steps": [{"submit": {LONG[0]: {"vote": LONG[1]}, LONG[1]: {"vote": LONG[0]}}}],
+    },
+    {"game": "six-nimmt", "players": LONG[:2], "options": {"start_points": 3}, "steps": [{}] * 3},
+    {
+        "game": "apocalypse",
+        "players": LONG[:2],
+        "steps": [
+            # White's knight a1→a5 is no knight's jump: illegal, a penalty point and its reason.
+            {"submit": {LONG[0]: {"from": "a1", "to": "a5"}, LONG[1]: {"from": "b5", "to": "b4"}}},
+            {"submit": {LONG[0]: {"from": "b1", "to": "b2"}}},
+            {"submit": {LONG[0]: {"from": "c1", "to": "c2"}}},
+        ],
+    },
+    {"game": "picking-nine", "players": LONG, "steps": [{}] * 5},
+    {
+        "game": "grid-adaptation",
+        "players": LONG,
+        "steps": [{"submit": {LONG[0]: {"tiles": ["A1", "B1", "A2"]}}}, *[{}] * 7],
+    },
+]
+
+
+@functools.cache
+def _long(game: str) -> tuple[dict[str, Any], ...]:
+    scenario = next(s for s in LONG_SCENARIOS if s["game"] == game)
+    played = play_scenario({**scenario, "seed": "00" * 32}, match_id=UUID(int=7), start_time=START)
+    return tuple(played.records)
+
+
+def extent(element: ET.Element) -> tuple[float, float]:
+    """Where a text is drawn from and to, left to right (its width estimated for the font)."""
+    size, x = float(element.get("font-size")), float(element.get("x"))
+    width = svg.text_width(
+        "".join(element.itertext()), size, bold=element.get("font-weight") == "bold"
+    )
+    anchor = element.get("text-anchor")
+    left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
+    return left, left + width
+
+
+def drawn_texts(root: ET.Element) -> list[ET.Element]:
+    return [t for t in root.iter(f"{SVG}text") if "".join(t.itertext()).strip()]
+
+
+def every_drawing(recs: list[dict[str, Any]], every: int = 1) -> list[tuple[str, ET.Element]]:
+    """The public picture at every ``every``-th position, each seat's at the end, the chart."""
+    board = MatchReplay(recs, snapshot_every=4)
+    last = len(recs) - 1
+    found = [
+        (f"at {seq}", parse(picture(recs, seq, board=board)))
+        for seq in [*range(0, last, every), last]
+    ]
+    found += [
+        (f"{p}'s seat", parse(picture(recs, last, board=board, seat=p)))
+        for p in recs[0]["data"]["players"]
+    ]
+    drawn = str(chart(recs))
+    return found + ([("chart", parse(drawn))] if drawn else [])
+
+
+@pytest.mark.parametrize("name", HONEST)
+def test_every_text_of_every_picture_is_inside_the_drawing_and_at_least_11_units(name: str) -> None:
+    # Grid Adaptation's "held at the end" ran past its 780 units; a card's colour letter in
+    # Picking Nine and a cell's bits in Grid Adaptation were 9 units, so the timeline had to
+    # draw the whole picture 1.4 times larger to show them at 12 px.
+    for where, root in every_drawing(records(name)):
+        width = float(root.get("viewBox").split()[2])
+        for text in drawn_texts(root):
+            left, right = extent(text)
+            assert left >= 0 and right <= width, (where, text.text, left, right, width)
+            assert float(text.get("font-size")) >= 11, (where, text.text)
+
+
+@pytest.mark.parametrize("game", [s["game"] for s in LONG_SCENARIOS])
+def test_long_names_are_cut_to_fit_the_drawing(game: str) -> None:
+    recs = list(_long(game))
+    for where, root in every_drawing(recs, every=2):
+        width = float(root.get("viewBox").split()[2])
+        status = root.find(f"{SVG}text[@y='44']")  # the status line under the heading
+        for text in drawn_texts(root):
+            if text is not status:
+                left, right = extent(text)
+                assert left >= 0 and right <= width, (where, text.text, right, width)
+
+
+def inside(box: ET.Element, text: ET.Element, margin: float = 4) -> bool:
+    """Whether ``text`` is drawn inside the rectangle ``box``, ``margin`` clear of its edges."""
+    left, right = extent(text)
+    x, y = float(box.get("x")), float(box.get("y"))
+    w, h = float(box.get("width")), float(box.get("height"))
+    size, base = float(text.get("font-size")), float(text.get("y"))
+    return (
+        x + margin <= left
+        and right <= x + w - margin
+        and y + margin <= base - 0.76 * size  # the tallest letters
+        and base + 0.24 * size <= y + h - margin  # the descenders
+    )
+
+
+@pytest.mark.parametrize("name", ["apocalypse-bot-match", "long names"])
+def test_apocalypse_side_cards_keep_every_line_inside_their_box(name: str) -> None:
+    # "moved e1→d3" sat on the card's bottom border; an illegal move's reason ran out of it.
+    recs = list(_long("apocalypse")) if name == "long names" else records(name)
+    said = set()
+    for seq in range(len(recs)):
+        root = parse(picture(recs, seq))
+        for card in groups(root, "side"):
+            box = card.find(f"{SVG}rect")
+            for text in drawn_texts(card):
+                assert inside(box, text), (seq, text.text)
+                said.add(text.text)
+    assert {"moved b5→b4", "illegal a1→a5: penalty point"} <= said or name != "long names"
+    assert any(t.startswith("moved ") for t in said)
+
+
+def headings(recs: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
+    """The picture's heading after each step's opening and resolution: (record type, step)."""
+    board = MatchReplay(recs)
+    return {
+        (r["type"], r["data"]["step"]): parse(picture(recs, r["seq"], board=board))[2].text or ""
+        for r in recs
+        if r["type"] in ("StepOpened", "StepResolved")
+    }
+
+
+def test_captions_name_the_turn_under_way_or_the_one_just_played() -> None:
+    # Apocalypse said "turn 0" while turn 1 was being played; 6 nimmt! named the turn just
+    # played while the next one was under way.
+    apocalypse = records("apocalypse-bot-match")
+    said = headings(apocalypse)
+    assert said["StepOpened", 1] == "Apocalypse · turn 1 under way"
+    assert said["StepResolved", 1] == "Apocalypse · after turn 1"
+    assert said["StepOpened", 23] == "Apocalypse · turn 23 under way"
+    assert parse(picture(apocalypse, 0))[2].text == "Apocalypse · before the first turn"
+    end = parse(picture(apocalypse, len(apocalypse) - 1))
+    assert end[2].text == "Apocalypse · finished after 23 turns"
+    nimmt = records("six-nimmt-classic")
+    said = headings(nimmt)
+    assert said["StepOpened", 1] == "6 nimmt! · round 1, turn 1 of 10 under way"
+    assert said["StepResolved", 1] == "6 nimmt! · after round 1, turn 1 of 10"
+    assert said["StepOpened", 2] == "6 nimmt! · round 1, turn 2 of 10 under way"
+    assert said["StepResolved", 10] == "6 nimmt! · after round 1, turn 10 of 10"
+    assert said["StepOpened", 11] == "6 nimmt! · round 2, turn 1 of 10 under way"
+    end = parse(picture(nimmt, len(nimmt) - 1))
+    assert end[2].text == "6 nimmt! · finished after round 3 · winner cai"
+    nine = records("picking-nine-seeded")
+    before = parse(picture(nine, 0))
+    assert "Pool of round 1: dealt when the round opens" in texts(before)
+    assert "Picking Nine · 0 of 5 rounds played" in texts(before)
+
+
+def test_chart_titles_name_what_is_plotted_after_each_round_or_turn() -> None:
+    titles = {
+        name: parse(chart(records(name))).find(f"{SVG}title").text
+        for name in ("apocalypse-bot-match", "picking-nine-seeded", "six-nimmt-classic")
+    }
+    assert titles == {
+        "apocalypse-bot-match": "Pieces on the board after each turn",
+        "picking-nine-seeded": "Best Quattro score after each round",
+        "six-nimmt-classic": "Points after each step",
+    }
+
+
+def test_the_pictures_are_laid_out_for_their_presentation_s_width() -> None:
+    assert games.presentation("vote").width == vote_picture.WIDTH
+    assert games.presentation("grid-adaptation").width == grid_picture.WIDTH

@@ -88,3 +88,89 @@ def default(payload: Mapping[str, Any]) -> str:
 def no_opening(step: PublicStep) -> list[str]:  # noqa: ARG001 - the Opening interface
     """Nothing to say about how a step opened."""
     return []
+
+
+def for_you(step: PublicStep, player: str) -> list[str]:
+    """What the step did to ``player``: the pick of theirs it revealed, and whether it defaulted."""
+    words = []
+    picks = revealed(step)
+    if player in step.defaults:
+        words.append("You sent nothing in time, so the default pick applied.")
+    elif player in picks:
+        words.append(f"Your pick, now revealed: {svg.short_json(picks[player], 200)}.")
+    return words
+
+
+def default_for_you(payload: Mapping[str, Any]) -> str:
+    """The default pick, for the player it would be applied to."""
+    return f"the game's default pick applies ({svg.short_json(payload, 200)})"
+
+
+def decision_words(decision: Mapping[str, Any], viewer: str) -> str:
+    """A decision asked of ``decision["player"]``, said to its decider or to another player."""
+    kind = str(decision.get("kind") or "decision").replace("-", " ")
+    if decision.get("player") == viewer:
+        return f"The rules ask you to decide: {kind}."
+    return f"Waiting for {decision.get('player')} to decide: {kind}."
+
+
+def result_words(result: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+    """A result with ``winners``: who won; anything else entry by entry."""
+    del players
+    winners = result.get("winners")
+    if isinstance(winners, list) and winners:
+        names = ", ".join(str(w) for w in winners)
+        return [f"Winner: {names}." if len(winners) == 1 else f"Tied winners: {names}."]
+    return [f"{str(k).replace('_', ' ')}: {svg.short_json(v, 200)}." for k, v in result.items()]
+
+
+def seat_words(public: Mapping[str, Any], private: Mapping[str, Any], player: str) -> list[str]:
+    """What only ``player`` sees, entry by entry."""
+    del public, player
+    return [
+        f"Your {str(k).replace('_', ' ')}: {svg.short_json(v, 200)}." for k, v in private.items()
+    ]
+
+
+def _choice_words(value: Any) -> str:
+    """A decision's payload in words: ``{"row": 2}`` is "row 2"."""
+    if isinstance(value, dict):
+        parts = [
+            f"{str(k).replace('_', ' ')} {_choice_words(v)}"
+            for k, v in value.items()
+            if v is not None
+        ]
+        return "; ".join(parts) if parts else "nothing"
+    if isinstance(value, list):
+        return ", ".join(_choice_words(v) for v in value) if value else "none"
+    return svg.short(str(value), 80)
+
+
+def default_decision(decision: Mapping[str, Any], default: Any) -> tuple[str, str]:
+    """The default choice made for the decider, before and after it is applied."""
+    who = str(decision.get("player"))
+    choice = _choice_words(default)
+    return (
+        f"{who} will get the default choice, {choice}",
+        f"{who} got the default choice, {choice}",
+    )
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def progress(view: Mapping[str, Any], under_way: bool) -> str:  # noqa: FBT001 - the interface
+    """The view's count of rounds (or turns) played, and the one under way.
+
+    >>> progress({"round": 1}, True), progress({"turn": 4}, False), progress({}, True)
+    ('round 2 under way', 'after turn 4', '')
+    """
+    for key in ("turn", "round"):
+        played = _count(view.get(key))
+        if played is None:
+            continue
+        if under_way:
+            return f"{key} {played + 1} under way"
+        return f"after {key} {played}" if played else f"before the first {key}"
+    return ""

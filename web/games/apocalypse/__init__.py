@@ -1,8 +1,12 @@
-"""Apocalypse: the board drawn so White moves left, each turn told, pieces charted."""
+"""Apocalypse: the board drawn so White moves left, each turn told, pieces charted.
+
+In the dealer room the board is drawn from the player's seat (:mod:`.seat`) and the room's
+words are said to the player (:mod:`.room`).
+"""
 
 from __future__ import annotations
 
-from web.games.apocalypse import account, picture, series
+from web.games.apocalypse import account, picture, room, seat, series
 from web.games.base import Presentation
 
 PRESENTATION = Presentation(
@@ -12,6 +16,12 @@ PRESENTATION = Presentation(
     series=series.series,
     account=account.account,
     default=account.default,
+    seat_picture=seat.draw_seat,
+    for_you=room.for_you,
+    default_for_you=room.default_for_you,
+    result_words=room.result_words,
+    seat_words=room.seat_words,
+    terms=room.TERMS,
     summary=(
         (
             "A 5×5 duel of pawns and knights. Each turn both players seal one move; the moves "
@@ -24,8 +34,8 @@ PRESENTATION = Presentation(
             "knight, or, when its side already has two, is dropped on an empty square."
         ),
         (
-            "An illegal or missing move earns a penalty point; two penalty points lose the "
-            "match. A side with no pawns left loses."
+            "An illegal move, or no move sent by the deadline, earns a penalty point and is not "
+            "made; two penalty points lose the match. A side with no pawns left loses."
         ),
     ),
 )

@@ -1,4 +1,8 @@
-"""The Apocalypse chart: each side's pieces on the board after every turn."""
+"""The Apocalypse chart: each side's pieces on the board after every turn.
+
+Each player's line is drawn in their colour (``svg.colours``), the colour the picture gives
+their side: White sits first, so White is the first seat's colour.
+"""
 
 from __future__ import annotations
 
@@ -34,4 +38,4 @@ def series(records: Sequence[Record]) -> chart.Series | None:
     points += [
         (int(d.get("step", 0)), material(d.get("view") or {})) for d in chart.resolved(records)
     ]
-    return chart.Series("pieces on the board", names, points)
+    return chart.Series("pieces on the board", names, points, axis="turn")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from web.games.base import Presentation
-from web.games.grid_adaptation import account, picture, series
+from web.games.grid_adaptation import account, picture, room, series
 
 PRESENTATION = Presentation(
     game="grid-adaptation",
@@ -12,10 +12,12 @@ PRESENTATION = Presentation(
     series=series.series,
     account=account.account,
     default=account.default,
+    step_names={"ec-vote": "the EC vote"},
     summary=(
         (
             "Every player holds a secret three-bit sequence. Each of the 8 rounds, everyone "
-            "seals the cells they place tiles on; a cell two players chose gets no tile."
+            "seals the cells they place tiles on (3 in round 1, then 1 a round, plus at most "
+            "one reserve tile); a cell two players chose gets no tile."
         ),
         (
             "The tiles carry their player's sequence. Then one step of the Game of Life runs on "
@@ -27,4 +29,10 @@ PRESENTATION = Presentation(
             "votes and who holds which sequence."
         ),
     ),
+    terms=room.TERMS,
+    seat_picture=picture.seat_draw,
+    for_you=room.for_you,
+    default_for_you=room.default_for_you,
+    result_words=room.result_words,
+    seat_words=room.seat_words,
 )

@@ -1,4 +1,7 @@
-"""Picking Nine Possibilities: the pool and holdings drawn, each round told, scores charted."""
+"""Picking Nine Possibilities: the pool and holdings drawn, each round told, scores charted.
+
+The dealer room (:mod:`.room`, ``static/controls.js``) ranks the pool by tapping.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from web import chart
 from web.games.base import Presentation
-from web.games.picking_nine import account, picture
+from web.games.picking_nine import account, picture, room
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -15,8 +18,11 @@ if TYPE_CHECKING:
 
 
 def series(records: Sequence[Record]) -> chart.Series | None:
-    """Everybody's best Quattro score after every round."""
-    return chart.view_series(records, "scores", "best Quattro score")
+    """Everybody's best Quattro score after every round (one step is one round)."""
+    found = chart.view_series(records, "scores", "best Quattro score")
+    if found is not None:
+        found.axis = "round"
+    return found
 
 
 PRESENTATION = Presentation(
@@ -27,6 +33,12 @@ PRESENTATION = Presentation(
     account=account.account,
     opening=account.opening,
     default=account.default,
+    terms=room.TERMS,
+    seat_picture=room.seat_picture,
+    for_you=room.for_you,
+    default_for_you=room.default_for_you,
+    result_words=room.result_words,
+    seat_words=room.seat_words,
     summary=(
         (
             "Five rounds. Each round deals a pool of 8 coloured cards, plus the gray zero while "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from domain.rules.picking_nine import is_quattro, number
+from domain.rules.picking_nine import QUATTRO, ROUNDS, best_quattro, is_quattro
 from web import svg
 
 if TYPE_CHECKING:
@@ -26,23 +26,33 @@ def _nine_card(x: float, y: float, card: str, css: str = "card") -> Markup:
         svg.el("title", "the gray zero" if card == "0" else card),
         svg.rect(x, y, 34, 48, rx=5, fill=_CARD_COLOURS[colour], stroke="#333333", stroke_width=1),
         svg.text(x + 17, y + 31, label, fill=ink, size=18, bold=True, anchor="middle"),
-        svg.text(x + 5, y + 12, card[:1] if card != "0" else "", fill=ink, size=9),
+        svg.text(x + 4, y + 13, card[:1] if card != "0" else "", fill=ink, size=11),
         class_=css,
         data_card=card,
     )
 
 
-def _best_four(cards: Sequence[str]) -> set[str]:
-    """The cards of the best Quattro (empty when there is none)."""
-    best: tuple[int, tuple[str, ...]] = (-1, ())
-    for four in combinations(cards, 4):
-        if is_quattro(four):
-            best = max(best, (sum(number(c) for c in four), four))
-    return set(best[1])
+def best_four(cards: Sequence[str]) -> tuple[str, ...]:
+    """The cards of the best Quattro among ``cards``, scored by the rules; ``()`` without one.
+
+    >>> best_four(["R10", "G9", "B8", "Y7", "R6"])
+    ('R10', 'G9', 'B8', 'Y7')
+    """
+    top = best_quattro(cards)
+    if not top:  # every Quattro scores at least 0 + 1 + 2 + 3
+        return ()
+    return next(
+        four
+        for four in combinations(cards, QUATTRO)
+        if is_quattro(four) and best_quattro(four) == top
+    )
 
 
-def draw(m: Moment) -> tuple[str, int, list[Markup]]:
-    """Draw the pool (banned, received, discarded), the holdings and the best Quattros."""
+def draw(m: Moment, you: str | None = None) -> tuple[str, int, list[Markup]]:
+    """Draw the pool (banned, received, discarded), the holdings and the best Quattros.
+
+    ``you``: the player whose seat it is drawn from; their holdings row is marked "you".
+    """
     view, colours = m.view, m.colours
     pool: list[str] = list(view.get("pool") or [])
     holdings: dict[str, list[str]] = view.get("holdings") or {}
@@ -54,6 +64,8 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     receivers = {card: p for p, card in (outcome.get("received") or {}).items()} if settled else {}
     banned = outcome.get("banned") if settled else None
     title = f"Pool of round {view.get('round', 0) + (0 if settled else 1)}"
+    if not pool:
+        title += ": dealt when the round opens"
     body.append(svg.text(24, top + 14, title, fill="#ffffff", bold=True, size=14))
     for i, card in enumerate(pool):
         x = 24 + i * 74
@@ -107,15 +119,30 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     scores = view.get("scores") or {}
     for i, (player, cards) in enumerate(holdings.items()):
         row_y = y + 16 + i * 58
-        best = _best_four(cards)
+        best = set(best_four(cards))
         tags = []
         if view.get("finished"):
             tags.append("ToL ★" if player == tol else ("EC" if player in ec else ""))
             tags.append(f"{garnets.get(player, 0)} garnets")
+        mine = player == you
         body.append(
             svg.group(
-                svg.rect(12, row_y, 696, 54, rx=6, fill="#ffffff" if i % 2 else "#efece3"),
-                svg.name_tag(20, row_y + 32, player, colours.get(player, svg.MUTED), size=14),
+                svg.rect(
+                    12,
+                    row_y,
+                    696,
+                    54,
+                    rx=6,
+                    fill="#fff7db" if mine else "#ffffff" if i % 2 else "#efece3",
+                    stroke="#e0a526" if mine else None,
+                    stroke_width=2 if mine else None,
+                ),
+                svg.name_tag(
+                    20, row_y + 28, player, colours.get(player, svg.MUTED), player=player, size=14
+                ),
+                svg.text(34, row_y + 46, "you", size=11, bold=True, fill="#7a5a00")
+                if mine
+                else None,
                 *(
                     _nine_card(
                         150 + k * 40, row_y + 3, card, "card quattro" if card in best else "card"
@@ -141,14 +168,18 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
                     604, row_y + 24, tags[0] if tags else "", size=13, bold=True, fill="#7a2a3a"
                 ),
                 svg.text(604, row_y + 42, tags[1] if tags else "", size=12, fill=svg.MUTED),
-                class_="holding",
+                class_="holding you" if mine else "holding",
                 data_player=player,
             )
         )
     y += 16 + len(holdings) * 58 + 22
     tiebreak = " › ".join(svg.short(p, 12) for p in view.get("tiebreak") or [])
     body.append(svg.text(16, y, f"Tie-break list: {tiebreak}", size=13, fill=svg.MUTED))
-    head = f"Picking Nine · round {view.get('round', 0)} of 5"
+    played = view.get("round", 0)
     if view.get("finished"):
-        head += " · finished"
+        head = f"Picking Nine · round {played} of {ROUNDS} · finished"
+    elif settled or not pool:
+        head = f"Picking Nine · {played} of {ROUNDS} rounds played"
+    else:
+        head = f"Picking Nine · round {played + 1} of {ROUNDS}"
     return head, y + 16, body

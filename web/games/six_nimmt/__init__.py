@@ -1,4 +1,4 @@
-"""6 nimmt!: its rows and points drawn, each turn told, quick picks from the hand and rows."""
+"""6 nimmt!: its rows and points drawn, each turn told, the dealer room's hand and rows."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from web import chart
 from web.games.base import Presentation
-from web.games.six_nimmt import account, picture
+from web.games.six_nimmt import account, host, picture, room
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -22,12 +22,21 @@ def series(records: Sequence[Record]) -> chart.Series | None:
 PRESENTATION = Presentation(
     game="six-nimmt",
     picture=picture.draw,
-    width=760,
+    width=picture.WIDTH,
+    seat_picture=picture.seat,
     series=series,
     account=account.account,
     opening=account.opening,
     default=account.default,
     tells_decisions=True,  # which row a too-low card took, in the account's own words
+    terms=room.TERMS,
+    for_you=room.for_you,
+    default_for_you=room.default_for_you,
+    decision_words=room.decision_words,
+    result_words=room.result_words,
+    seat_words=room.seat_words,
+    default_decision=host.default_decision,
+    progress=host.progress,
     summary=(
         (
             "Each turn every player seals one card from their hand. The cards are revealed "

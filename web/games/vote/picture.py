@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 
     from web.games.record import Moment
 
+WIDTH = 600  # the presentation's width
+
 
 def draw(m: Moment) -> tuple[str, int, list[Markup]]:
     """Draw the tally as bars, the winners starred, and who abstained."""
@@ -26,7 +28,15 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
         colour = m.colours.get(candidate, svg.PLAYER_COLOURS[i % len(svg.PLAYER_COLOURS)])
         body.append(
             svg.group(
-                svg.name_tag(16, row_y + 20, candidate, colour, size=14, bold=candidate in winners),
+                svg.name_tag(
+                    16,
+                    row_y + 20,
+                    candidate,
+                    colour,
+                    player=candidate if candidate in m.players else None,
+                    size=14,
+                    bold=candidate in winners,
+                ),
                 svg.rect(160, row_y + 4, 360, 24, rx=4, fill="#e7e3d8"),
                 svg.rect(160, row_y + 4, max(width, 0), 24, rx=4, fill=colour),
                 svg.text(
@@ -48,9 +58,7 @@ def draw(m: Moment) -> tuple[str, int, list[Markup]]:
         y += 20
     head = "Vote"
     if view.get("finished"):
-        head += (
-            " · "
-            + ("winner " if len(winners) == 1 else "tie: ")
-            + ", ".join(c for c in tally if c in winners)
-        )
+        head += " · winner " if len(winners) == 1 else " · tie: "
+        room = WIDTH - 32 - svg.text_width(head, 17, bold=True)
+        head += svg.fit(", ".join(c for c in tally if c in winners), room, 17, bold=True)
     return head, y + 10, body

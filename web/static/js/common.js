@@ -91,10 +91,29 @@ export function say(element, text, kind) {
   if (kind) element.classList.add(kind);
 }
 
-/** Offer a JSON value as a file download. */
-export function download(filename, value) {
+/**
+ * GET a JSON document (not through the API's CSRF and credentials: a public read); reject
+ * with the server's message, or "the site answered HTTP <status>".
+ */
+export async function getJSON(url) {
+  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    throw new Error(body && typeof body.error === "string" ? body.error : `the site answered HTTP ${response.status}`);
+  }
+  if (body === null) throw new Error("the site's answer is not JSON");
+  return body;
+}
+
+/** Offer a value as a file download: JSON, or text as it is (of the `type` given). */
+export function download(filename, value, type = "application/json") {
   const text = typeof value === "string" ? value : JSON.stringify(value, null, 1) + "\n";
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement("a");
   link.href = url;
   link.download = filename;
@@ -107,7 +126,7 @@ export function download(filename, value) {
 /** Seconds until an RFC 3339 deadline, as "1:05" (or "passed"). */
 export function countdown(deadline) {
   if (!deadline) return "no deadline";
-  const left = Math.round((Date.parse(deadline) - Date.now()) / 1000);
+  const left = Math.ceil((Date.parse(deadline) - Date.now()) / 1000); // "passed" only once it has
   if (left <= 0) return "passed";
   const m = Math.floor(left / 60);
   const s = String(left % 60).padStart(2, "0");
@@ -165,6 +184,8 @@ export function copyButton(text, name, label = "Copy") {
 export function startPrivatePage(section, refresh, needLink) {
   const message = document.getElementById("sign-in-message");
   if (section.dataset.signedIn === "yes") {
+    // Already signed in here: a private link opened again must not leave its token in view.
+    if (window.location.hash) history.replaceState(null, "", window.location.pathname + window.location.search);
     refresh();
     setInterval(refresh, 2000);
     return;

@@ -1,143 +1,67 @@
-// A player's dealer room: the seat (claimed with the invite link, signing key made here),
-// the private view, sealed submissions signed by the player with a commitment computed here,
-// receipts, self-custody openings and decisions. Everything goes through the JSON API.
-import { api, say, download, countdown, takeFragment, signIn } from "./common.js";
+// A player's dealer room: the table from the player's seat, the pick made by tapping the game's
+// controls and sealed in one action (the commitment computed and signed here), the decisions
+// the rules ask, where the player stands at a glance, receipts fetched again from the service,
+// and self-custody openings kept in a file. Live: the public status is polled every two
+// seconds and the room redrawn when it changes. Everything goes through the JSON API.
+import { api, say, download, countdown, copyText } from "./common.js";
 import { canonicalJSON, commitment, randomSaltHex } from "./dealerroom-crypto.js";
+import { loadSeat, signCommitment } from "./seat.js";
+import { Seat, MESSAGES } from "./room-seat.js";
+import { Table } from "./room-table.js";
+import { Alerts } from "./room-alerts.js";
 import {
-  backupFileName, backupOf, claimSeat, forgetSeat, loadSeat, restoreSeat, saveSeat, signCommitment,
-} from "./seat.js";
+  el, isLegal, plainPick, genericPickControls, genericDecisionControls,
+} from "./room-controls.js";
 
-const room = document.getElementById("room");
-const matchId = room.dataset.matchId;
-const player = room.dataset.player;
-const custody = room.dataset.custody;
+const roomEl = document.getElementById("room");
+const matchId = roomEl.dataset.matchId;
+const player = roomEl.dataset.player;
+const custody = roomEl.dataset.custody;
+const gameName = roomEl.dataset.gameName;
 const base = `/api/matches/${matchId}`;
 const mine = `${base}/players/${encodeURIComponent(player)}`;
 const $ = (id) => document.getElementById(id);
+const POLL_MS = 2000;
 
-const ASK_HOST = "If it was not you, ask the host for a new invite.";
-const MESSAGES = {
-  needLink: "Open this page through your invite link (the one your host sent you), or restore your seat from its backup file below.",
-  claiming: "Claiming your seat and making your signing key…",
-  claimed: `This seat was already claimed. ${ASK_HOST}`,
-  badInvite: "This invite link does not open this seat (the host may have made a newer one); ask the host for a new invite.",
-  badLink: "This link does not open this seat any more; ask the host for a new invite.",
-  lost: "You no longer hold this seat: the host made a new invite for it, so this browser's access has ended. If you did not ask for that, ask the host for a new invite.",
-  noCookie: "This browser did not keep your sign-in: allow cookies for this site, then open your link again or restore from your backup file.",
-};
-
-let status = null;
-let prepared = null; // {step, payload, salt, commitment} computed locally, not yet sent
-let filledFor = null; // the step whose default pick was put in the form
-let timer = null;
+const seat = new Seat(matchId, player);
+let data = null; // the room's data (GET .../room)
+let statusText = ""; // the public status last seen, to notice a change
 let seatLost = false;
-let backupJustSaved = false; // the banner stays to say so until the page is left
-let controls = {}; // the game's quick choices (loadControls)
+let controls = {};
+let table = null;
+let alerts = null;
+let mounted = { pick: null, decision: null };
+let choice = null; // {payload, words, confirm}
+let decisionChoice = null;
+let busy = false;
 
 const storeKey = (kind, step) => `dealerroom:${kind}:${matchId}:${player}:${step}`;
+const short = (digest) => `${digest.slice(0, 12)}…`;
+
+function listed(names) {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+function readJSON(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key));
+  } catch (e) {
+    return null;
+  }
+}
 
 // ------------------------------------------------------------------ the seat
 
-/** The key the public log registered for this seat: a string, null (none), or undefined (unknown). */
-function registeredKey() {
-  const seats = status && status.seats;
-  return seats && seats[player] ? seats[player].public_key : undefined;
-}
-
-/** "signed" (this browser holds the seat's key), "missing" (it does not) or "unsigned" (no key). */
-function keyState() {
-  const registered = registeredKey();
-  if (!registered) return "unsigned";
-  const seat = loadSeat(matchId, player);
-  return seat && seat.private_key_jwk && seat.public_key === registered ? "signed" : "missing";
-}
-
-function renderSeat() {
-  const seat = loadSeat(matchId, player);
-  const state = keyState();
-  const texts = {
-    signed: "Your picks are signed with a key made in this browser; its public half is in the public log. Nobody else, not the host and not the service's operator, can make a pick in your name.",
-    missing: "This seat signs its picks with a key that this browser does not hold. Restore your seat from its backup file below to play here.",
-    unsigned: "Your seat has no signing key, so your picks are not signed by you: the service's operator could make one in your name.",
-  };
-  say($("seat-state"), registeredKey() === undefined ? "You hold this seat." : texts[state], state === "missing" ? "bad" : undefined);
-  const canBackUp = Boolean(seat && seat.token);
-  $("backup-banner").hidden = !canBackUp || (Boolean(seat.backed_up) && !backupJustSaved);
-  $("backup").hidden = !canBackUp || Boolean(seat.backed_up);
-  $("backup-again").hidden = !canBackUp || !seat.backed_up || backupJustSaved;
-  if (state === "missing") $("restore-details").open = true;
-}
-
-function saveBackup(output) {
-  const seat = loadSeat(matchId, player);
-  if (!seat) return;
-  download(backupFileName(matchId, player), backupOf(matchId, player, seat));
-  saveSeat(matchId, player, { ...seat, backed_up: true });
-  backupJustSaved = output === $("backup-result");
-  renderSeat();
-  say(output, `Backup saved to your downloads as ${backupFileName(matchId, player)}. Keep the file private: whoever holds it can play as you.`, "ok");
-}
-
-async function restoreFromFile(input, output) {
-  const file = input.files && input.files[0];
-  if (!file) return;
-  say(output, "Restoring your seat…", "info");
-  try {
-    await restoreSeat(await file.text(), matchId, player);
-    say(output, "Seat restored: this browser now holds your seat and its key.", "ok");
-    reloadSignedIn();
-  } catch (e) {
-    say(output, e.message, "bad");
-  } finally {
-    input.value = "";
-  }
-}
-
-/**
- * Sign in again with the credential this browser kept: "ok", "none" (nothing kept), "revoked"
- * (the seat was given a new invite since) or "failed" (no answer; try later).
- */
-async function signInWithKeptSeat() {
-  const seat = loadSeat(matchId, player);
-  if (seat && seat.revoked_at) return "revoked";
-  if (!seat || !seat.token) return "none";
-  try {
-    await signIn(matchId, seat.token);
-    return "ok";
-  } catch (e) {
-    if (e.status !== 403) return "failed";
-    forgetSeat(matchId, player);
-    return "revoked";
-  }
-}
-
-// A reload after signing in that finds the page still signed out means this browser did not
-// keep the session cookie; say so instead of signing in and reloading forever.
-const reloadMark = `dealerroom:reloaded:${matchId}:${player}`;
-
-function reloadSignedIn() {
-  sessionStorage.setItem(reloadMark, String(Date.now()));
-  window.location.reload();
-}
-
-function cookieRefused() {
-  const mark = Number(sessionStorage.getItem(reloadMark) || 0);
-  sessionStorage.removeItem(reloadMark);
-  return Date.now() - mark < 15000;
-}
-
-/** This browser's grant stopped working: sign in again with the kept credential, or say the seat is gone. */
 async function seatRefused() {
   if (seatLost) return;
   seatLost = true;
-  if (await signInWithKeptSeat() === "ok") {
+  if (await seat.signInWithKept() === "ok") {
     seatLost = false;
     return;
   }
-  clearInterval(timer);
-  for (const id of ["view-panel", "step-panel", "seat-panel", "backup-banner"]) $(id).hidden = true;
-  const lost = $("seat-lost");
-  lost.hidden = false;
+  for (const id of ["table-panel", "step-panel", "alerts-panel", "seat-panel", "backup-banner", "banner"]) $(id).hidden = true;
+  $("seat-lost").hidden = false;
   say($("seat-lost-message"), MESSAGES.lost, "bad");
 }
 
@@ -151,315 +75,470 @@ async function asPlayer(method, url, body) {
   }
 }
 
-/** Not signed in: claim with the invite, sign in with a credential link or the kept seat. */
-async function openSeat() {
-  const message = $("sign-in-message");
-  const fragment = takeFragment(); // gone from the address bar before anything else happens
-  $("restore-file").addEventListener("change", () => restoreFromFile($("restore-file"), $("restore-result")));
-  if (cookieRefused()) {
-    say(message, MESSAGES.noCookie, "bad");
-  } else if (fragment && fragment.invite !== undefined) {
-    say(message, MESSAGES.claiming, "info");
-    try {
-      await claimSeat(matchId, player, fragment.invite);
-      reloadSignedIn();
-      return;
-    } catch (e) {
-      if (e.status === 409 && await signInWithKeptSeat() === "ok") {
-        reloadSignedIn(); // this browser claimed the seat earlier
-        return;
-      }
-      const text = { 409: MESSAGES.claimed, 403: MESSAGES.badInvite }[e.status] || e.message;
-      say(message, text, "bad");
+// ------------------------------------------------------------------ where you stand
+
+function bannerState() {
+  const s = data.status;
+  const step = s.step;
+  const words = data.words;
+  if (s.finished) return { text: `The match is over. ${(words.result || [])[0] || ""}`, kind: "done" };
+  if (!step) return { text: "Waiting for the host to open the first step.", kind: "wait" };
+  const left = countdown(step.deadline);
+  if (step.status === "open") {
+    if (!step.submitters.includes(player)) {
+      return { text: `Waiting for ${listed(step.missing)} to choose · ${left}`, kind: "wait" };
     }
-  } else if (fragment && fragment.token) {
-    try {
-      await signIn(matchId, fragment.token);
-      const seat = loadSeat(matchId, player);
-      if (!seat || seat.token !== fragment.token) {
-        // A credential from elsewhere (a script's claim): keep it; any key kept here stays.
-        const { revoked_at: _, ...kept } = seat || {};
-        saveSeat(matchId, player, { ...kept, token: fragment.token, backed_up: Boolean(kept.backed_up) });
-      }
-      reloadSignedIn();
-      return;
-    } catch (e) {
-      say(message, e.status === 403 ? MESSAGES.badLink : e.message, "bad");
+    if (step.submitted.includes(player)) {
+      if (!step.missing.length) return { text: "Sealed · every pick is in; they are revealed when the host seals the step", kind: "wait" };
+      return { text: `Sealed · waiting for ${listed(step.missing)} · ${left}`, kind: "wait" };
     }
-  } else {
-    const kept = await signInWithKeptSeat();
-    if (kept === "ok") {
-      reloadSignedIn();
-      return;
-    }
-    say(message, kept === "revoked" ? MESSAGES.lost : MESSAGES.needLink, kept === "revoked" ? "bad" : undefined);
+    if (left === "passed") return { text: "Deadline passed: you get the default", kind: "bad" };
+    return { text: `Your turn · ${left}`, kind: "turn", turn: "Your turn" };
   }
-  $("restore-panel").hidden = false;
+  const decision = step.decision;
+  if (decision) {
+    if (decision.player === player) {
+      return { text: `Your decision · ${countdown(decision.deadline)}`, kind: "turn", turn: "Your decision", line: words.decision };
+    }
+    return { text: words.decision, kind: "wait" };
+  }
+  if (step.status === "sealed") {
+    if (custody === "self" && step.awaiting_openings.includes(player)) {
+      return { text: "Open your pick now so it counts", kind: "turn", turn: "Open your pick" };
+    }
+    return { text: "The picks are sealed and being revealed…", kind: "wait" };
+  }
+  if (words.defaulted) return { text: `Deadline passed: you got the default. ${(words.yours || []).join(" ")}`, kind: "bad" };
+  const yours = (words.yours || []).join(" ");
+  return { text: yours || `Step ${step.number} is over; waiting for the host to open the next.`, kind: "info" };
 }
 
-// ------------------------------------------------------------------ receipts
-
-function receipts() {
-  const out = [];
-  for (let i = 0; i < localStorage.length; i += 1) {
-    const key = localStorage.key(i);
-    if (key.startsWith(`dealerroom:receipt:${matchId}:${player}:`)) {
-      out.push(JSON.parse(localStorage.getItem(key)));
-    }
-  }
-  return out.sort((a, b) => a.leaf_index - b.leaf_index);
+function renderBanner() {
+  if (!data) return;
+  const state = bannerState();
+  const banner = $("banner");
+  banner.textContent = state.text;
+  banner.className = `banner banner-${state.kind}`;
+  alerts.update(state.turn, state.line || state.text);
 }
 
-function showReceipts() {
-  const list = $("receipts");
+function renderWhoSent() {
+  const list = $("who-sent");
   list.replaceChildren();
-  for (const receipt of receipts()) {
-    const item = document.createElement("li");
-    const data = receipt.record.data;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = "download";
-    button.setAttribute("aria-label", `Download the receipt of step ${data.step}, event ${receipt.leaf_index}`);
-    button.addEventListener("click", () => download(`receipt-${matchId.slice(0, 8)}-step${data.step}-${player}.json`, receipt));
-    item.append(`step ${data.step}: commitment ${data.commitment.slice(0, 12)}… (event ${receipt.leaf_index}) `, button);
-    list.appendChild(item);
+  const step = data.status.step;
+  if (!step || step.status !== "open") {
+    list.hidden = true;
+    return;
+  }
+  list.hidden = false;
+  for (const name of step.submitters) {
+    const sent = step.submitted.includes(name);
+    const who = name === player ? "you" : name;
+    list.append(el("li", { className: sent ? "sent" : "waiting", textContent: `${who}: ${sent ? "sealed ✓" : "choosing…"}` }));
   }
 }
 
-// ------------------------------------------------------------------ the step
-
-function quickButtons(container, choices, onPick) {
-  container.replaceChildren();
-  for (const [label, value] of choices) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "chip";
-    button.textContent = label;
-    button.addEventListener("click", () => onPick(value));
-    container.appendChild(button);
-  }
+function renderWords() {
+  const seatList = $("seat-words");
+  seatList.replaceChildren(...(data.words.seat || []).map((t) => el("li", { textContent: t })));
+  const yours = data.words.yours || [];
+  const last = data.words.last_step || [];
+  $("after").hidden = !(yours.length || last.length);
+  say($("after-title"), data.words.last_step_number ? `What happened in step ${data.words.last_step_number}` : "What happened");
+  $("yours").replaceChildren(...yours.map((t) => el("li", { textContent: t })));
+  $("last-step").replaceChildren(...last.map((t) => el("li", { textContent: t })));
+  const finished = data.status.finished;
+  $("result").hidden = !finished;
+  $("alerts-panel").hidden = finished; // nothing more will be your turn
+  if (finished) $("result-words").replaceChildren(...(data.words.result || []).map((t) => el("li", { textContent: t })));
 }
 
-/**
- * The game's own controls: the module its presentation folder serves (web/games/<game>/static/
- * controls.js), with `pickChoices(me, status)` and `decisionChoices(decision, status)`, each
- * optional and returning [[label, payload], ...]. A game without one is played by JSON alone.
- */
-async function loadControls() {
-  const url = room.dataset.controls;
-  if (!url) return {};
+function stepTitle() {
+  const s = data.status;
+  if (s.finished) return "The match has finished";
+  if (!s.step) return "Waiting for the first step";
+  const kind = (s.step.kind || "step").replace(/-/g, " ");
+  return `Step ${s.step.number} · ${kind}`;
+}
+
+// ------------------------------------------------------------------ the pick
+
+function makeCtx(kind) {
+  return {
+    get room() { return data; },
+    player,
+    custody,
+    table,
+    el,
+    isLegal: (payload) => isLegal(data, payload),
+    choose: (payload, words, options = {}) => (kind === "pick" ? choosePick : chooseDecision)(payload, words, options),
+    unchoose: (words) => (kind === "pick" ? choosePick : chooseDecision)(null, words, {}),
+  };
+}
+
+function choosePick(payload, words, options) {
+  $("confirm").hidden = true;
+  choice = payload === null || payload === undefined ? null : { payload, words, confirm: options.confirm };
+  say($("pick-words"), words || "");
+  $("send").disabled = !choice;
+  if (choice) $("payload").value = JSON.stringify(payload);
+}
+
+function chooseDecision(payload, words) {
+  decisionChoice = payload === null || payload === undefined ? null : { payload, words };
+  say($("decision-choice"), words || "");
+  $("decide").disabled = !decisionChoice;
+  if (decisionChoice) $("decision-payload").value = JSON.stringify(payload);
+}
+
+function mountPick(step) {
+  mounted.pick = step.number;
+  table.reset();
+  const root = $("pick-controls");
+  root.replaceChildren();
+  choosePick(null, "", {});
+  say($("pick-result"), "");
+  $("payload").value = "";
   try {
-    return await import(url);
+    (controls.pickControls || genericPickControls)(root, makeCtx("pick"));
   } catch (e) {
-    return {}; // the JSON fields still work without quick choices
+    root.replaceChildren(el("p", { className: "bad", textContent: "This game's controls could not be shown; type your pick under Advanced below." }));
   }
 }
 
-function pickChoices(me) {
-  return controls.pickChoices ? controls.pickChoices(me, status) : [];
-}
-
-function decisionChoices(decision) {
-  return controls.decisionChoices ? controls.decisionChoices(decision, status) : [];
-}
-
-function setPayload(value) {
-  $("payload").value = JSON.stringify(value);
-  prepared = null;
-  say($("local-commitment"), "—");
-  say($("local-salt"), "—");
-  $("send").disabled = true;
-}
-
-async function refresh() {
-  if (seatLost) return;
+function mountDecision(key) {
+  mounted.decision = key;
+  table.reset();
+  const root = $("decision-controls");
+  root.replaceChildren();
+  chooseDecision(null, "");
+  say($("decision-result"), "");
   try {
-    status = await api("GET", base);
-    const me = await asPlayer("GET", mine);
-    render(me);
-    renderSeat();
+    (controls.decisionControls || genericDecisionControls)(root, makeCtx("decision"));
   } catch (e) {
-    if (!seatLost) say($("step-info"), e.message, "bad");
-  }
-  showReceipts();
-}
-
-function render(me) {
-  const list = document.createElement("dl");
-  list.className = "view";
-  for (const [key, value] of Object.entries(me.view || {})) {
-    const term = Object.assign(document.createElement("dt"), { textContent: key });
-    const shown = Array.isArray(value) && value.every((v) => typeof v !== "object")
-      ? value.join("  ") : JSON.stringify(value);
-    list.append(term, Object.assign(document.createElement("dd"), { className: "mono", textContent: shown }));
-  }
-  $("private-view").replaceChildren(list);
-  const pick = $("current-pick");
-  if (me.current_pick && me.current_pick.pick !== undefined) {
-    pick.textContent = `${JSON.stringify(me.current_pick.pick)} (step ${me.current_pick.step})`;
-  } else {
-    pick.textContent = "none yet";
-  }
-  const step = status.step;
-  const asked = step && step.submitters.includes(player);
-  if (status.finished) {
-    say($("step-title"), "The match has finished");
-    say($("step-info"), `Result: ${JSON.stringify(status.result)}`);
-  } else if (!step) {
-    say($("step-title"), "Waiting for the host");
-    say($("step-info"), "No step is open yet.");
-  } else {
-    say($("step-title"), `Step ${step.number} (${step.kind})`);
-    const who = step.submitted.length ? step.submitted.join(", ") : "nobody yet";
-    let info = `${step.status}; ${asked ? "you are asked to submit" : "you are not asked to submit this step"}; submitted: ${who}`;
-    if (step.status === "open") info += `; deadline: ${countdown(step.deadline)}`;
-    say($("step-info"), info);
-  }
-  const open = step && step.status === "open" && asked && !status.finished;
-  $("pick-form").hidden = !open;
-  if (open && filledFor !== step.number) {
-    filledFor = step.number;
-    setPayload(me.default_pick);
-  }
-  if (open) quickButtons($("quick-picks"), pickChoices(me), setPayload);
-  const stored = step ? localStorage.getItem(storeKey("opening", step.number)) : null;
-  $("open-form").hidden = !(step && custody === "self" && step.status === "sealed"
-    && step.awaiting_openings.includes(player) && stored);
-  const decision = step && step.decision;
-  const deciding = decision && decision.player === player;
-  $("decision-form").hidden = !deciding;
-  if (deciding) {
-    say($("decision-prompt"), `${decision.kind}: ${JSON.stringify(decision.prompt)} (deadline: ${countdown(decision.deadline)})`);
-    quickButtons($("decision-quick"), decisionChoices(decision), (v) => { $("decision-payload").value = JSON.stringify(v); });
+    root.replaceChildren(el("p", { className: "bad", textContent: "This game's controls could not be shown; type your decision under Advanced below." }));
   }
 }
 
-/** The pick last sent (or being sent) in a step: {payload (canonical JSON), salt, commitment}. */
+function unmount(kind) {
+  if (mounted[kind] === null) return;
+  mounted[kind] = null;
+  table.reset();
+  $(kind === "pick" ? "pick-controls" : "decision-controls").replaceChildren();
+}
+
+/** The pick last sent (or being sent) in a step: {payload (canonical JSON), salt, commitment, recorded}. */
 function lastSent(step) {
-  try {
-    return JSON.parse(localStorage.getItem(storeKey("sent", step)));
-  } catch (e) {
-    return null;
-  }
+  return readJSON(storeKey("sent", step));
 }
 
-$("compute")?.addEventListener("click", async () => {
-  let payload;
-  let canonical;
-  try {
-    payload = JSON.parse($("payload").value);
-    canonical = canonicalJSON(payload);
-  } catch (e) {
-    say($("pick-result"), `your pick is not JSON: ${e.message}`, "bad");
-    return;
-  }
-  const step = status.step.number;
-  // A new pick gets a fresh salt; the very pick last sent keeps its salt, so sending it
-  // again is an identical re-send the service answers as unchanged.
-  const last = lastSent(step);
-  const salt = last && last.payload === canonical ? last.salt : randomSaltHex();
-  let digest;
-  try {
-    digest = await commitment(matchId, step, player, payload, salt);
-  } catch (e) {
-    say($("pick-result"), `your browser could not compute the commitment: ${e.message}`, "bad");
-    return;
-  }
-  prepared = { step, payload, canonical, salt, commitment: digest };
-  say($("local-commitment"), digest);
-  say($("local-salt"), salt);
-  say($("pick-result"), "Check the commitment, then send it.", "info");
-  $("send").disabled = false;
-});
-
-function pickAnswer(answer, hadPick) {
-  const event = answer.receipt ? ` (event ${answer.receipt.leaf_index})` : "";
-  if (answer.unchanged) {
-    return [`Sealed, unchanged: the service already held exactly this pick, and your commitment ${answer.commitment.slice(0, 12)}… stands${event}. Your receipt is below.`, "ok"];
-  }
-  if (answer.commitment !== prepared.commitment) {
-    return [`The service recorded commitment ${answer.commitment.slice(0, 12)}…, not the ${prepared.commitment.slice(0, 12)}… your browser computed. Keep this page open and tell the host.`, "bad"];
-  }
-  const replaced = hadPick ? " This replaced your earlier pick for this step." : "";
-  return [`Sealed.${replaced} The log holds your commitment as event ${answer.receipt.leaf_index}; your receipt is below. You may amend until the step is sealed.`, "ok"];
+function showSealed(step, digest) {
+  const line = $("sealed-line");
+  line.hidden = !digest;
+  if (!digest) return;
+  say($("commitment-short"), short(digest));
+  $("commitment-short").title = digest;
+  $("copy-commitment").onclick = async () => {
+    const ok = await copyText(digest);
+    say($("copy-commitment"), ok ? "Copied" : "Copy");
+  };
+  const params = new URLSearchParams({ match: matchId, step: String(step), player, commitment: digest });
+  $("check-link").href = `/check#${params}`;
 }
 
-$("pick-form")?.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  if (!prepared) return;
-  const { step, payload, salt, canonical } = prepared;
-  const state = keyState();
+/** The commitment that stands for this player in ``step`` (this browser's, else a receipt's). */
+function standingCommitment(step) {
+  const sent = lastSent(step);
+  if (sent && sent.recorded) return sent.commitment;
+  const receipts = storedReceipts().filter((r) => r.record.data.step === step);
+  return receipts.length ? receipts[receipts.length - 1].record.data.commitment : null;
+}
+
+function renderPickArea() {
+  const s = data.status;
+  const step = s.step;
+  const open = Boolean(step && step.status === "open" && step.submitters.includes(player) && !s.finished);
+  $("pick-area").hidden = !open;
+  if (!open) {
+    unmount("pick");
+    $("secret-area").hidden = true;
+    return;
+  }
+  if (mounted.pick !== step.number) mountPick(step);
+  say($("default-words"), data.words.default || "");
+  const submitted = step.submitted.includes(player);
+  const digest = submitted ? standingCommitment(step.number) : null;
+  showSealed(step.number, digest);
+  if (submitted && !$("pick-result").textContent) {
+    say($("pick-result"), "Sealed: your pick stands. You may change it until the step is sealed.", "ok");
+  }
+  say($("send"), submitted ? "Seal and send my new pick" : "Seal and send my pick");
+  $("secret-area").hidden = !(custody === "self" && readJSON(storeKey("opening", step.number)));
+}
+
+function renderOpenArea() {
+  const step = data.status.step;
+  const waiting = Boolean(step && custody === "self" && step.status === "sealed" && step.awaiting_openings.includes(player));
+  $("open-area").hidden = !waiting;
+  if (waiting) $("open-pick").hidden = !readJSON(storeKey("opening", step.number));
+}
+
+function renderDecisionArea() {
+  const step = data.status.step;
+  const decision = step && step.decision;
+  const deciding = Boolean(decision && decision.player === player);
+  $("decision-area").hidden = !deciding;
+  if (!deciding) {
+    unmount("decision");
+    return;
+  }
+  const key = `${step.number}:${decision.index}`;
+  say($("decision-words"), data.words.decision || "");
+  if (mounted.decision !== key) mountDecision(key);
+}
+
+async function sendPick(confirmed) {
+  if (!choice || busy) return;
+  if (choice.confirm && !confirmed) {
+    say($("confirm-text"), choice.confirm);
+    $("confirm").hidden = false;
+    $("confirm-yes").focus();
+    return;
+  }
+  $("confirm").hidden = true;
+  const state = seat.keyState();
   if (state === "missing") {
     say($("pick-result"), "This browser does not hold your seat's signing key, so it cannot sign your pick: restore your seat from its backup file (below), then send again.", "bad");
     $("restore-details").open = true;
     return;
   }
-  const earlier = lastSent(step);
-  const hadPick = Boolean(earlier && earlier.recorded) || status.step.submitted.includes(player);
+  const step = data.status.step.number;
+  const { payload, words } = choice;
+  const canonical = canonicalJSON(payload);
+  // A new pick gets a fresh salt; the very pick last sent keeps its salt, so sending it
+  // again is an identical re-send the service answers as unchanged.
+  const last = lastSent(step);
+  const salt = last && last.payload === canonical ? last.salt : randomSaltHex();
+  const hadPick = data.status.step.submitted.includes(player);
+  busy = true;
   $("send").disabled = true;
+  say($("pick-result"), "Sealing…", "info");
   try {
+    const digest = await commitment(matchId, step, player, payload, salt);
     const body = { step };
-    if (state === "signed") {
-      body.signature = await signCommitment(matchId, step, player, loadSeat(matchId, player), prepared.commitment);
-    }
-    localStorage.setItem(storeKey("sent", step), JSON.stringify({ payload: canonical, salt, commitment: prepared.commitment }));
+    if (state === "signed") body.signature = await signCommitment(matchId, step, player, loadSeat(matchId, player), digest);
+    localStorage.setItem(storeKey("sent", step), JSON.stringify({ payload: canonical, salt, commitment: digest }));
     let answer;
     if (custody === "self") {
-      answer = await asPlayer("POST", `${mine}/commitments`, { ...body, commitment: prepared.commitment });
-      localStorage.setItem(storeKey("opening", step), JSON.stringify({ payload, salt }));
+      localStorage.setItem(storeKey("opening", step), JSON.stringify({ payload, salt, commitment: digest }));
+      answer = await asPlayer("POST", `${mine}/commitments`, { ...body, commitment: digest });
     } else {
       answer = await asPlayer("POST", `${mine}/submissions`, { ...body, payload, salt });
     }
     localStorage.setItem(storeKey("sent", step), JSON.stringify({ payload: canonical, salt, commitment: answer.commitment, recorded: true }));
-    const [text, kind] = pickAnswer(answer, hadPick);
-    say($("pick-result"), text, kind);
-    if (answer.receipt) {
-      localStorage.setItem(storeKey("receipt", `${step}:${answer.receipt.leaf_index}`), JSON.stringify(answer.receipt));
-      $("receipt-details").hidden = false;
-      $("receipt").textContent = JSON.stringify(answer.receipt, null, 1);
+    if (answer.receipt) keepReceipt(answer.receipt);
+    if (answer.commitment !== digest) {
+      say($("pick-result"), "The service recorded a different commitment from the one your browser computed. Keep this page open and tell the host.", "bad");
+    } else if (answer.unchanged) {
+      say($("pick-result"), `Sealed, unchanged: the service already held exactly this pick, and your commitment stands. ${words}`, "ok");
+    } else {
+      const replaced = hadPick ? " This replaced your earlier pick for this step." : "";
+      say($("pick-result"), `Sealed.${replaced} ${words} You may change it until the step is sealed.`, "ok");
     }
-    prepared = null;
+    showSealed(step, answer.commitment);
+    $("secret-area").hidden = custody !== "self";
   } catch (e) {
     say($("pick-result"), e.status === 0 ? `${e.message} Sending the same pick again is safe.` : e.message, "bad");
-    $("send").disabled = false; // the same pick, the same salt: a re-send is answered as unchanged
+  } finally {
+    busy = false;
+    $("send").disabled = !choice;
   }
-  refresh();
-});
+  await refresh(true);
+}
 
-$("open-form")?.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const step = status.step.number;
-  const { payload, salt } = JSON.parse(localStorage.getItem(storeKey("opening", step)));
+function openingFile(step) {
+  const kept = readJSON(storeKey("opening", step));
+  return kept && { format: "dealerroom-opening-1", match_id: matchId, player, step, ...kept };
+}
+
+async function sendOpening(opening) {
   try {
-    await asPlayer("POST", `${mine}/openings`, { payload, salt });
-    say($("open-result"), "Opened.", "ok");
+    await asPlayer("POST", `${mine}/openings`, { payload: opening.payload, salt: opening.salt });
+    say($("open-result"), "Opened: your pick counts.", "ok");
   } catch (e) {
     say($("open-result"), e.message, "bad");
   }
-  refresh();
-});
+  await refresh(true);
+}
 
-$("decision-form")?.addEventListener("submit", async (event) => {
-  event.preventDefault();
+async function openFromFile(input) {
+  const file = input.files && input.files[0];
+  if (!file) return;
   try {
-    const payload = JSON.parse($("decision-payload").value);
-    await asPlayer("POST", `${mine}/decisions`, { payload });
-    say($("decision-result"), "Decided.", "ok");
+    const opening = JSON.parse(await file.text());
+    const step = data.status.step.number;
+    if (opening.format !== "dealerroom-opening-1" || opening.match_id !== matchId || opening.player !== player) {
+      throw new Error("This file is not an opening file of this seat in this match.");
+    }
+    if (opening.step !== step) throw new Error(`This file opens step ${opening.step}, not step ${step}.`);
+    await sendOpening(opening);
+  } catch (e) {
+    say($("open-result"), e instanceof SyntaxError ? "This file is not an opening file." : e.message, "bad");
+  } finally {
+    input.value = "";
+  }
+}
+
+async function sendDecision() {
+  if (!decisionChoice || busy) return;
+  busy = true;
+  $("decide").disabled = true;
+  try {
+    await asPlayer("POST", `${mine}/decisions`, { payload: decisionChoice.payload });
+    say($("decision-result"), `Sent. ${decisionChoice.words}`, "ok");
   } catch (e) {
     say($("decision-result"), e.message, "bad");
+    $("decide").disabled = false;
+  } finally {
+    busy = false;
   }
-  refresh();
-});
+  await refresh(true);
+}
 
-if (room.dataset.signedIn === "yes") {
-  sessionStorage.removeItem(reloadMark);
-  $("backup")?.addEventListener("click", () => saveBackup($("backup-result")));
-  $("backup-again")?.addEventListener("click", () => saveBackup($("backup-again-result")));
-  $("restore-file-here")?.addEventListener("change", () => restoreFromFile($("restore-file-here"), $("restore-result-here")));
-  renderSeat();
+function useTyped(textarea, output, kind) {
+  let payload;
+  try {
+    payload = JSON.parse(textarea.value);
+  } catch (e) {
+    say(output, "That is not valid JSON: check the brackets and quotes.", "bad");
+    return;
+  }
+  const words = `You typed: ${plainPick(payload)}.`;
+  if (kind === "decision") {
+    chooseDecision(payload, words);
+    return;
+  }
+  const confirm = isLegal(data, payload) ? undefined
+    : "This is not one of your legal picks now: the service may refuse it, or the rules may penalise it. Send it anyway?";
+  choosePick(payload, words, { confirm });
+  say(output, "Ready: send it with the button above.", "ok");
+}
+
+// ------------------------------------------------------------------ receipts
+
+function storedReceipts() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    if (key.startsWith(`dealerroom:receipt:${matchId}:${player}:`)) {
+      const receipt = readJSON(key);
+      if (receipt && receipt.record) out.push(receipt);
+    }
+  }
+  return out.sort((a, b) => a.leaf_index - b.leaf_index);
+}
+
+function keepReceipt(receipt) {
+  localStorage.setItem(storeKey("receipt", `${receipt.record.data.step}:${receipt.leaf_index}`), JSON.stringify(receipt));
+}
+
+function showReceipts() {
+  const items = storedReceipts().map((receipt) => {
+    const { step, commitment: digest } = receipt.record.data;
+    const button = el("button", {
+      type: "button", className: "secondary", textContent: "Download",
+      "aria-label": `Download the receipt of step ${step}, log entry ${receipt.leaf_index}`,
+    });
+    button.addEventListener("click", () => download(`receipt-${matchId.slice(0, 8)}-step${step}-${player}.json`, receipt));
+    return el("li", {}, el("span", { textContent: `Step ${step} · commitment ${short(digest)} · log entry ${receipt.leaf_index} ` }), button);
+  });
+  if (!items.length) items.push(el("li", { className: "muted", textContent: "No receipts yet: you get one each time you seal a pick." }));
+  $("receipts").replaceChildren(...items);
+}
+
+async function fetchReceipts() {
+  try {
+    for (const receipt of await asPlayer("GET", `${mine}/receipts`)) keepReceipt(receipt);
+  } catch (e) {
+    // the receipts this browser kept are still shown
+  }
+  showReceipts();
+  if (data) renderPickArea(); // the commitment that stands, known now on a new device
+}
+
+// ------------------------------------------------------------------ live
+
+function render() {
+  seat.status = data.status;
+  seat.render();
+  say($("step-title"), stepTitle());
+  table.show(data.picture);
+  renderWords();
+  renderWhoSent();
+  renderPickArea();
+  renderOpenArea();
+  renderDecisionArea();
+  renderBanner();
+}
+
+async function refresh(force = false) {
+  if (seatLost) return;
+  try {
+    const status = await api("GET", base);
+    const text = JSON.stringify(status);
+    if (!force && text === statusText && data) return;
+    statusText = text;
+    const seen = data ? data.log_size : 0;
+    data = await asPlayer("GET", `${mine}/room`);
+    render();
+    if (data.log_size !== seen) showReceipts();
+  } catch (e) {
+    if (!seatLost) {
+      const banner = $("banner");
+      banner.textContent = `${e.message}. Trying again…`;
+      banner.className = "banner banner-bad";
+    }
+  }
+}
+
+async function loadControls() {
+  const url = roomEl.dataset.controls;
+  if (!url) return {};
+  try {
+    return await import(url);
+  } catch (e) {
+    return {}; // the generic controls and the JSON field still work
+  }
+}
+
+function wire() {
+  $("send").addEventListener("click", () => sendPick(false));
+  $("confirm-yes").addEventListener("click", () => sendPick(true));
+  $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
+  $("decide").addEventListener("click", sendDecision);
+  $("use-json").addEventListener("click", () => useTyped($("payload"), $("json-result"), "pick"));
+  $("use-decision-json").addEventListener("click", () => useTyped($("decision-payload"), $("decision-result"), "decision"));
+  $("open-pick").addEventListener("click", () => sendOpening(openingFile(data.status.step.number)));
+  $("open-file").addEventListener("change", () => openFromFile($("open-file")));
+  $("download-opening").addEventListener("click", () => {
+    const step = data.status.step.number;
+    download(`opening-${matchId.slice(0, 8)}-step${step}-${player}.json`, openingFile(step));
+  });
+}
+
+if (roomEl.dataset.signedIn === "yes") {
+  seat.wire();
+  table = new Table($("table-stage"));
+  alerts = new Alerts({
+    title: document.title, soundBox: $("sound"), notifyButton: $("notify"), notifyState: $("notify-state"),
+    storageKey: `dealerroom:alerts:${matchId}:${player}`, gameName,
+  });
+  wire();
   controls = await loadControls();
-  refresh();
-  timer = setInterval(refresh, 2000);
+  await refresh(true);
+  fetchReceipts();
+  setInterval(() => refresh(false), POLL_MS);
+  setInterval(renderBanner, 1000);
 } else {
-  openSeat();
+  seat.open();
 }

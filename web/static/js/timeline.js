@@ -1,26 +1,17 @@
-// The timeline page: copyable commitments, and live updates while the match runs.
+// The timeline page: a replay viewer of the match's log (timeline-viewer.js), times in the
+// reader's own time (timeline-time.js), copyable commitments, salts and picks, and live
+// updates in place while the match runs (timeline-live.js).
 import { enableCopy } from "./common.js";
+import { followLive } from "./timeline-live.js";
+import { keepTimes } from "./timeline-time.js";
+import { Viewer } from "./timeline-viewer.js";
 
 enableCopy();
+keepTimes();
 
 const head = document.getElementById("match");
-if (head && head.dataset.finished === "no") {
-  const known = Number(head.dataset.records);
-  const poll = async () => {
-    try {
-      const response = await fetch(`/api/matches/${head.dataset.matchId}/records?from=${known}`);
-      if (response.ok && (await response.json()).length > 0) {
-        // New events: show them (the state picture follows the latest event unless one was picked).
-        const params = new URLSearchParams(window.location.search);
-        if (Number(params.get("at")) === known - 1) params.delete("at");
-        const query = params.toString();
-        window.location.replace(window.location.pathname + (query ? `?${query}` : ""));
-        return;
-      }
-    } catch (e) {
-      /* offline for a moment: try again */
-    }
-    setTimeout(poll, 2000);
-  };
-  setTimeout(poll, 2000);
+if (head && document.getElementById("moment")) {
+  const viewer = new Viewer(head);
+  viewer.start();
+  followLive(head, viewer);
 }

@@ -72,21 +72,35 @@ function firstUncovered(lo, hi, good) {
   return Math.min(at, hi - 1);
 }
 
-// Every record's findings; a record is green when it has none.
+/** The checks of a log, as a person reads them next to a record that fails one. */
+export const LOG_CHECKS = {
+  log: "the signed log",
+  form: "the record's form",
+  order: "the order of records",
+  commitment: "the commitment",
+  signature: "the player's signature",
+  receipt: "a receipt",
+};
+
+// Every record's findings; a record is green when it has none. Each problem names its check
+// (a key of LOG_CHECKS).
 class Findings {
   constructor(n) {
     this.problems = Array.from({ length: n }, () => []);
+    this.checks = Array.from({ length: n }, () => []);
     this.notes = Array.from({ length: n }, () => []);
     this.general = []; // findings that name no record (e.g. records cut off the end)
   }
 
-  bad(seq, message) {
-    if (seq >= 0 && seq < this.problems.length) this.problems[seq].push(message);
-    else this.general.push(message);
+  bad(seq, message, check) {
+    if (seq >= 0 && seq < this.problems.length) {
+      this.problems[seq].push(message);
+      this.checks[seq].push(check);
+    } else this.general.push(message);
   }
 
-  badRange(lo, hi, message) {
-    for (let seq = lo; seq < hi && seq < this.problems.length; seq += 1) this.problems[seq].push(message);
+  badRange(lo, hi, message, check = "log") {
+    for (let seq = lo; seq < hi && seq < this.problems.length; seq += 1) this.bad(seq, message, check);
   }
 }
 
@@ -100,7 +114,7 @@ async function hashLeaves(records, findings, progress) {
         leaves[i] = await leafHash(record);
       } catch (error) {
         if (!(error instanceof VerificationError)) throw error;
-        findings.bad(i, `record ${i} cannot be put in canonical JSON: ${error.message}`);
+        findings.bad(i, `record ${i} cannot be put in canonical JSON: ${error.message}`, "form");
         leaves[i] = await sha256(`unreadable record ${i}`);
       }
     });
@@ -227,7 +241,7 @@ async function checkCommitments(bundle, findings, notes) {
       }
     } catch (error) {
       if (!(error instanceof VerificationError)) throw error;
-      findings.bad(seq, error.message);
+      findings.bad(seq, error.message, kind === "signature" ? "signature" : "commitment");
     }
   });
   return { reveals: counts.reveal, signed: counts.signature };
@@ -286,7 +300,7 @@ async function checkReceipts(bundle, keys, tree, findings) {
       const failed = report.checks.find((c) => c.status === "fail");
       const seq = isObject(receipt) && isWhole(receipt.leaf_index) ? receipt.leaf_index : -1;
       const withKey = keys.trusted ? "the pinned key" : "the log's key";
-      findings.bad(seq, `receipt ${i} does not verify with ${withKey} (${failed.name}): ${failed.detail}`);
+      findings.bad(seq, `receipt ${i} does not verify with ${withKey} (${failed.name}): ${failed.detail}`, "receipt");
       continue;
     }
     if (receipt.match_id !== bundle.match_id) {
@@ -317,7 +331,7 @@ async function checkReceipts(bundle, keys, tree, findings) {
   }
   for (const [first, last, message] of worst.values()) {
     if (first >= n) findings.general.push(message);
-    findings.badRange(first, last + 1, message);
+    findings.badRange(first, last + 1, message, "receipt");
   }
   return { total: receipts.length, verified };
 }
@@ -329,7 +343,7 @@ async function checkReceipts(bundle, keys, tree, findings) {
  *
  * `trustedKey` pins the host's verifier key; `onProgress(done, total)` reports leaf hashing.
  * Throws VerificationError when the bundle does not have the bundle's shape. Returns
- * {records: [{seq, type, ok, reason}], summary: {ok, records, bad, firstBadSeq, problems,
+ * {records: [{seq, type, ok, reason, failed (when not ok): [{check (a key of LOG_CHECKS), text}]}], summary: {ok, records, bad, firstBadSeq, problems,
  * checkpoints, reveals, signed, receipts, text}}; `seq` is the record's position in the log.
  */
 export async function verifyLog(bundle, { trustedKey = null, onProgress = () => {} } = {}) {
@@ -343,7 +357,7 @@ export async function verifyLog(bundle, { trustedKey = null, onProgress = () => 
   const misplaced = records.findIndex((r, i) => !isObject(r) || r.seq !== i);
   if (misplaced >= 0) {
     const found = isObject(records[misplaced]) ? records[misplaced].seq : undefined;
-    findings.bad(misplaced, `position ${misplaced} holds seq ${describe(found)}: a record is missing, repeated or out of order`);
+    findings.bad(misplaced, `position ${misplaced} holds seq ${describe(found)}: a record is missing, repeated or out of order`, "order");
   }
   const leaves = await hashLeaves(records, findings, onProgress);
   const keys = await resolveLogKeys(bundle, prefix, trustedKey ? String(trustedKey).trim() : null);
@@ -355,7 +369,10 @@ export async function verifyLog(bundle, { trustedKey = null, onProgress = () => 
   const results = records.map((record, seq) => {
     const problems = findings.problems[seq];
     const type = isObject(record) ? String(record.type) : "?";
-    if (problems.length) return { seq, type, ok: false, reason: problems.join("; ") };
+    if (problems.length) {
+      const failed = problems.map((text, i) => ({ check: findings.checks[seq][i], text }));
+      return { seq, type, ok: false, reason: problems.join("; "), failed };
+    }
     const vouch = `in the log signed at size ${checkpoints.vouched}`;
     return { seq, type, ok: true, reason: [vouch, ...notes[seq]].join("; ") };
   });
@@ -379,7 +396,8 @@ export async function verifyLog(bundle, { trustedKey = null, onProgress = () => 
   return { records: results, summary };
 }
 
-function summaryText(s) {
+/** The one-paragraph verdict of a verifyLog summary (or of one adjusted for more checks). */
+export function summaryText(s) {
   const cps = `${s.checkpoints.good} of ${s.checkpoints.total} signed checkpoint(s) hold`;
   const facts = `${cps}; ${s.reveals} reveal(s) open their commitments; ${s.signed} player signature(s) and ${s.receipts.verified} of ${s.receipts.total} receipt(s) verify`;
   if (s.ok) return `All ${s.records} records check out: ${facts}.`;

@@ -108,7 +108,8 @@ async function runChecks(steps) {
  * service serves it, with or without "format" and "old_size"), also that a newer checkpoint
  * extends it. Never throws for a bad receipt: returns {ok, checks: [{name, status ("pass",
  * "fail" or "skipped"), detail}], receipt facts (matchId, leafIndex, treeSize, player, step,
- * commitment, key, root, laterSize)}.
+ * commitment, key, root, laterSize, laterCheckpoint (the later checkpoint opened: {origin, size,
+ * rootHash})), checkpoint (the receipt's, opened)}.
  */
 export async function verifyReceipt(receipt, { trustedKey = null, later = null } = {}) {
   const facts = {};
@@ -198,6 +199,7 @@ export async function verifyReceipt(receipt, { trustedKey = null, later = null }
         fail(`the log at size ${newer.size} does not extend the receipt's checkpoint at size ${checkpoint.size}: ${error.message}`);
       }
       facts.laterSize = newer.size;
+      facts.laterCheckpoint = newer;
       return `the log at size ${newer.size} extends the receipt's checkpoint at size ${checkpoint.size}`;
     }]);
   }
