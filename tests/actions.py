@@ -31,9 +31,17 @@ def create_match(
 ) -> dict[str, Any]:
     """Create a match through the API as its host and claim every seat.
 
-    The answer holds the creation's answer and ``player_tokens`` (player -> token).
+    The match runs by hand unless ``extra`` says otherwise (``auto_open`` and ``auto_seal``
+    false), so a test drives its steps itself. The answer holds the creation's answer and
+    ``player_tokens`` (player -> token).
     """
-    body = {"game": game, "players": players or PLAYERS, **extra}
+    body = {
+        "game": game,
+        "players": players or PLAYERS,
+        "auto_open": False,
+        "auto_seal": False,
+        **extra,
+    }
     response = client.post("/api/matches", json=body)
     assert response.status_code == 201, response.get_json()
     made: dict[str, Any] = response.get_json()

@@ -25,7 +25,11 @@ from web.extension import replay_bundles
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from flask import Flask
+    from flask.testing import FlaskClient
+
     from service.application import DealerRoom
+    from tests.news_receiver import Receiver
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "fixtures" / "scenarios"
@@ -148,3 +152,41 @@ def seat_all(service: DealerRoom, created: dict[str, Any]) -> dict[str, str]:
         player: service.claim(created["match_id"], player, invite)["token"]
         for player, invite in created["invites"].items()
     }
+
+
+@pytest.fixture
+def store_app(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[tuple[Flask, str | None]]:
+    """The app on each store (and its PostgreSQL schema), limits out of the way, closed after."""
+    from tests.roomy import roomy_app
+    from web.extension import services as services_of
+
+    config: dict[str, Any] = {}
+    schema = None
+    if backend == "postgres":
+        schema = request.getfixturevalue("pg_schema")
+        config = {"DEALERROOM_DATABASE_URL": PG_URL, "DEALERROOM_DB_SCHEMA": schema}
+    app = roomy_app(tmp_path / "instance", **config)
+    try:
+        yield app, schema
+    finally:
+        services_of(app).close()
+
+
+@pytest.fixture
+def store_client(store_app: tuple[Flask, str | None]) -> FlaskClient:
+    """A client of the app on each store."""
+    return store_app[0].test_client()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A receiver of news on loopback (apprise's ``json://`` target), closed after."""
+    from tests.news_receiver import Receiver
+
+    found = Receiver()
+    try:
+        yield found
+    finally:
+        found.close()

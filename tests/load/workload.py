@@ -129,7 +129,13 @@ class Load:
 
     def create(self, plan: Plan) -> Table:
         """Create the match of ``plan``."""
-        body = {"game": plan.game, "players": list(plan.players), "options": plan.options}
+        body = {
+            "game": plan.game,
+            "players": list(plan.players),
+            "options": plan.options,
+            "auto_open": False,  # the host opens and seals each step itself
+            "auto_seal": False,
+        }
         reply = self.api.post("/api/matches", body)
         assert reply.status == CREATED, f"create {plan.game}: {reply.status} {reply.body}"
         created = reply.body
