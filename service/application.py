@@ -44,6 +44,7 @@ from service.faults import StoreUnavailable, is_conflict, store_moved
 from service.grants import Grants, made_from
 from service.group_commit import MatchBatches, Work
 from service.keys import check_keys
+from service.match_locks import MatchTurns
 from service.names import as_recorded, check_player_names
 from service.readmodel import MatchIndex
 from service.running import SYSTEM, carry_on, match_status
@@ -139,6 +140,7 @@ class DealerRoom(Application[UUID]):
         self.tlog = self.index.log
         self.grants = Grants(datastore.engine, settings.db_schema)
         self._turns = [threading.Lock() for _ in range(TURN_STRIPES)]
+        self.match_turns = MatchTurns(datastore.engine)  # workers sharing a match wait
         self._batches = MatchBatches(self)
         self.seats = SeatNotes(self.index, self._current)
         check_keys(self)  # a store with events is served only with the keys it was made with
@@ -252,18 +254,20 @@ class DealerRoom(Application[UUID]):
     ) -> tuple[T, list[Any], tuple[int, str] | None]:
         """Run ``command`` on a fresh copy of the match and save it, retrying lost races.
 
-        Commands alone on one match take turns on a striped lock (:data:`TURN_STRIPES`).
-        Lost races are retried, with jittered backoff, for up to :data:`RETRY_SECONDS`; a
-        lock held still or a store down is answered at once (:mod:`service.faults`).
+        Commands alone on one match take turns on a striped lock (:data:`TURN_STRIPES`), and
+        with other workers' batches (:attr:`match_turns`). Lost races are retried, with
+        jittered backoff, for up to :data:`RETRY_SECONDS`; a lock held still or a store down
+        is answered at once (:mod:`service.faults`).
         """
-        turn = self._turns[self.match_key(match_id).int % TURN_STRIPES]
+        key = self.match_key(match_id)
+        turn = self._turns[key.int % TURN_STRIPES]
         token = actor.set(who)
         try:
             give_up = time.monotonic() + RETRY_SECONDS
             attempt = 0
             while attempt == 0 or time.monotonic() < give_up:
                 attempt += 1
-                with turn:
+                with turn, self.match_turns.hold([key]):
                     match = self.get_match(match_id)
                     if who != SYSTEM and self._apply_overdue(match):
                         continue  # deadlines first; then the command, on the state after them

@@ -129,6 +129,11 @@ class MatchBatches:
                 self.hot.pop(key, None)
 
     def _run_batch(self, batch: list[Work]) -> None:
+        """Run a batch while no other worker's batch holds its matches (:mod:`.match_locks`)."""
+        with self.room.match_turns.hold(work.key for work in batch):
+            self._run_held(batch)
+
+    def _run_held(self, batch: list[Work]) -> None:
         """Run a batch's commands on the working copies of their matches; save them all.
 
         Each command runs as it would alone: a deadline that has passed is applied first, as

@@ -215,3 +215,58 @@ def test_a_store_projected_by_the_old_catch_up_is_caught_up_once(settings: Setti
         check_log(third, done, [])
     finally:
         third.close()
+
+
+def test_workers_sharing_a_match_take_turns_instead_of_losing_saves(
+    backend: str, settings: Settings
+) -> None:
+    """Two workers streaming picks into one match: on PostgreSQL no save is lost to the other.
+
+    Without the advisory locks of :mod:`service.match_locks`, each worker computes on its copy
+    while the other saves, and about every other save fails and runs again alone. On SQLite
+    (one worker per instance) the locks are off and the unique key alone decides.
+    """
+    one, two = DealerRoom(settings), DealerRoom(settings)
+    try:
+        assert one.match_turns.enabled is (backend == "postgres")
+        match_id = one.create_match("vote", PLAYERS)["match_id"]
+        one.open_step(match_id, seconds=86400)
+        alone: list[str] = []
+        for room in (one, two):
+            run_alone = room._command_alone
+
+            def counted(*args: Any, _run: Any = run_alone, **kwargs: Any) -> Any:
+                alone.append(args[1])
+                return _run(*args, **kwargs)
+
+            room._command_alone = counted  # type: ignore[method-assign]
+        receipts: list[dict[str, Any]] = []
+        failures: list[BaseException] = []
+
+        def stream(room: DealerRoom, player: str) -> None:
+            try:
+                for n in range(12):
+                    vote = PLAYERS[n % len(PLAYERS)]
+                    receipts.append(room.submit(match_id, player, {"vote": vote})["receipt"])
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                failures.append(exc)
+
+        threads = [
+            threading.Thread(target=stream, args=((one, two)[i % 2], player))
+            for i, player in enumerate(PLAYERS[:4])
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert len(receipts) == 48
+        if backend == "postgres":
+            assert alone == []  # every batch waited for the other worker's turn, none raced
+        commits = [r for r in one.records(match_id) if r["type"] == "SubmissionCommitted"]
+        assert len(commits) == 48
+        check_log(one, match_id, receipts)
+        check_log(two, match_id, receipts)
+    finally:
+        one.close()
+        two.close()
