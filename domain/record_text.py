@@ -21,12 +21,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from domain.rules import UnknownGame, get_rules
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
 _SHORT_HASH = 16
 
@@ -124,16 +125,22 @@ def time_words(at: Any) -> str:
     return f"{found.group(1)} {found.group(2)} UTC" if found else at
 
 
-def game_name(game: Any) -> str:
-    """The game's name for people ("6 nimmt!"), or its wire name when no rules have it."""
+def game_name(game: Any, options: Any = None) -> str:
+    """The game's name for people ("6 nimmt!", a custom design's title), or its wire name.
+
+    ``options`` are the match's (a custom game is named by its design); without them, or
+    for a game no rules here know, the game's own name.
+    """
     try:
-        return get_rules(str(game)).display_name
+        rules = get_rules(str(game))
     except UnknownGame:
         return str(game)
+    return rules.display_name_for(options if isinstance(options, Mapping) else None)
 
 
 def _match_created(data: Mapping[str, Any]) -> str:
-    return f"a match of {game_name(data.get('game'))} for {names(data.get('players'))}"
+    shown = game_name(data.get("game"), data.get("options"))
+    return f"a match of {shown} for {names(data.get('players'))}"
 
 
 def _seat_claimed(data: Mapping[str, Any]) -> str:

@@ -269,9 +269,10 @@ def _words(
     openings = step.get("awaiting_openings") or []
     latest = _latest_resolved(records)
     finished = bool(status.get("finished"))
+    game = games.display_name(status["game"], status.get("options"))
     return {
-        "title": str(status.get("name") or "") or games.display_name(status["game"]),
-        "game": games.display_name(status["game"]),
+        "title": str(status.get("name") or "") or game,
+        "game": game,
         "where": _where(shown, status, records, board),
         "scores": _scores(shown, records, status["players"]),
         "settings": settings_words(settings),

@@ -250,7 +250,7 @@ class _Match:
 def _match(match_id: str, records: Sequence[Mapping[str, Any]], public_url: str) -> _Match:
     game, players = game_of(records)
     data = records[0].get("data") or {}
-    shown = games.display_name(game)
+    shown = games.display_name(game, data.get("options"))
     name = data.get("name")
     label = f"{name.strip()} ({shown})" if isinstance(name, str) and name.strip() else shown
     settings = data.get("settings")

@@ -110,7 +110,7 @@ def host(match_id: str) -> Any:
     """The host console of a match (reached through the host's private link)."""
     status = service().status(match_id)
     signed_in = security.holds(status["match_id"], security.HOST)
-    display_name = games.display_name(status["game"])
+    display_name = games.display_name(status["game"], status.get("options"))
     return render_template(
         "host.html",
         status=status,
@@ -137,5 +137,5 @@ def room(match_id: str, player: str) -> Any:
         room_css=games.room_css_url(status["game"]),
         summary=shown.summary,
         terms=shown.terms,
-        display_name=games.display_name(status["game"]),
+        display_name=games.display_name(status["game"], status.get("options")),
     )

@@ -111,7 +111,7 @@ class Reviewed:
     @property
     def game_name(self) -> str:
         """The game's name for people ("6 nimmt!")."""
-        return games.display_name(self.log.game)
+        return games.display_name(self.log.game, self.log.options)
 
 
 def load(match_id: str) -> Reviewed:

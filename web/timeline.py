@@ -225,7 +225,7 @@ def head(records: Sequence[Mapping[str, Any]]) -> Head:
         deadline = due[0]
         deadline_words = "Picks are due" if due[1] == "seal" else "The decision is due"
     return Head(
-        game=game_name(game),
+        game=game_name(game, log.options),
         players=names(players),
         standing=_standing_words(log, game),
         result=result,

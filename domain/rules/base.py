@@ -394,6 +394,15 @@ class Rules(ABC):
         """Return the options with every default filled in (recorded in ``MatchCreated``)."""
         return dict(options)
 
+    def display_name_for(self, options: Mapping[str, Any] | None) -> str:
+        """Return the name people read for a match with ``options`` (normalised).
+
+        By default the game's :attr:`display_name`; a game whose options name it (a custom
+        game's design title) reads them.
+        """
+        del options
+        return self.display_name
+
     def disclosure_for(self, options: Mapping[str, Any]) -> Disclosure:
         """Return when the picks of a match with ``options`` (normalised) become public.
 

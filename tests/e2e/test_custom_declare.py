@@ -8,6 +8,7 @@ with the outcome reported as declared by the host.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from replay.bundle import load_bundle
@@ -98,3 +99,27 @@ def test_the_host_declares_the_winners_of_a_round_and_the_bundle_verifies(
     verdict = verify_bundle(bundle)
     assert verdict.ok, str(verdict)
     assert "declared by the host" in str(verdict)
+
+
+def test_a_custom_game_is_called_by_its_design_s_title_on_every_page(
+    client: FlaskClient,
+) -> None:
+    """The room, the host console, the timeline and its log say "Sealed-bid auction"."""
+    made = client.post(
+        "/api/matches", json={"game": "custom", "players": PLAYERS, "options": AUCTION}
+    ).get_json()
+    mid = made["match_id"]
+    for page in (f"/matches/{mid}/players/ana", f"/matches/{mid}/host", f"/matches/{mid}"):
+        html = client.get(page).get_data(as_text=True)
+        heading = re.search(r"<h1[^>]*>(.*?)</h1>", html, re.DOTALL)
+        assert heading is not None, page
+        assert "Sealed-bid auction" in heading.group(1), (page, heading.group(1))
+        assert "Custom game" not in heading.group(1), page
+    timeline = client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert "a match of Sealed-bid auction for ana, ben and cai" in timeline
+    # A design without a title is a "Custom game", as RULINGS.md §5 names the default.
+    plain = {k: v for k, v in AUCTION.items() if k != "title"}
+    other = client.post(
+        "/api/matches", json={"game": "custom", "players": PLAYERS, "options": plain}
+    ).get_json()["match_id"]
+    assert "<h1>Custom game" in client.get(f"/matches/{other}").get_data(as_text=True)

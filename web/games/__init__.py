@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, abort, current_app, send_from_directory, url_for
 
-from domain.rules import UnknownGame, get_rules
+from domain.record_text import game_name
 from web.games.base import Presentation
 
 if TYPE_CHECKING:
@@ -90,12 +90,12 @@ def _folders() -> dict[str, _Folder]:
     return found
 
 
-def display_name(game: str) -> str:
-    """The game's name for people ("6 nimmt!"), or its wire name when no rules here know it."""
-    try:
-        return get_rules(game).display_name
-    except UnknownGame:
-        return game
+def display_name(game: str, options: Any = None) -> str:
+    """The game's name for people ("6 nimmt!", a custom design's title), or its wire name.
+
+    ``options`` are the match's, when there is one (a custom game is named by its design).
+    """
+    return game_name(game, options)
 
 
 def presentations() -> dict[str, Presentation]:

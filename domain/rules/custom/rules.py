@@ -6,6 +6,7 @@ See :mod:`domain.rules.custom` for the rules and every reading chosen where §5 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from domain.rules.base import (
@@ -54,7 +55,7 @@ from domain.rules.custom.picks import (
 from domain.rules.schema import Option, OptionKind
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping, Sequence
+    from collections.abc import Iterator, Sequence
 
     from domain.fairrand import Rng
     from domain.rules.schema import PickField
@@ -133,6 +134,11 @@ class Custom(Rules):
         :raises BadOptions: naming the setting at fault.
         """
         return normalise_design(options)
+
+    def display_name_for(self, options: Mapping[str, Any] | None) -> str:
+        """The design's title ("Sealed-bid auction"), or "Custom game" without one."""
+        title = options.get("title") if isinstance(options, Mapping) else None
+        return title if isinstance(title, str) and title.strip() else self.display_name
 
     def disclosure_for(self, options: Mapping[str, Any]) -> Disclosure:
         """The design's disclosure: every pick after its round, or all at the end."""
