@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -159,9 +160,9 @@ class Verifier:
             msg = "an Ed25519 public key is 32 bytes"
             raise NoteError(msg)
 
-    @property
+    @functools.cached_property
     def key_id(self) -> int:
-        """The key ID, as an unsigned 32-bit integer."""
+        """The key ID, as an unsigned 32-bit integer (worked out once per key)."""
         return key_id(self.name, self.public_key)
 
     @classmethod
@@ -223,13 +224,14 @@ class Signer:
     True
     """
 
-    __slots__ = ("_key", "name")
+    __slots__ = ("_key", "_verifier", "name")
 
     def __init__(self, name: str, private_key: Ed25519PrivateKey | bytes) -> None:
         """Name a private key (an ``Ed25519PrivateKey`` or its 32-byte seed)."""
         _check_name(name)
         self.name = name
         self._key = _private_key(private_key)
+        self._verifier = Verifier(name, _raw_public(self._key.public_key()))
 
     def __repr__(self) -> str:
         """The name and key ID, never the key."""
@@ -278,8 +280,8 @@ class Signer:
         return f"PRIVATE+KEY+{self.name}+{self.key_id:08x}+{typed}"
 
     def verifier(self) -> Verifier:
-        """Return the matching :class:`Verifier`."""
-        return Verifier(self.name, _raw_public(self._key.public_key()))
+        """Return the matching :class:`Verifier` (derived once, when the key was named)."""
+        return self._verifier
 
     def sign(self, message: bytes) -> bytes:
         """Return the 64-byte Ed25519 signature of ``message``."""
