@@ -104,6 +104,10 @@ def test_a_custom_game_is_played_by_clicking_and_judged_by_the_host(
     expect(host.locator("#declare-picks")).to_contain_text("ben: guess 4; city Rome")
     host.get_by_role("button", name="winner ben").click()
     expect(host.locator("#declare-what")).to_have_text("You will declare ben the winner.")
+    # The default (nobody wins) stays at hand, but quiet beside the declaration itself.
+    default = host.get_by_role("button", name="Apply the default decision: nobody wins round 1.")
+    expect(default).to_be_visible()
+    expect(default).to_have_class(re.compile(r"\bquiet\b"))
     screenshot(host, "host-custom-declare-desktop")
     host.get_by_role("button", name="winner ben").click()  # changed their mind: untoggle
     declare(host, ["ana"], "best pun")

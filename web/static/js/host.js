@@ -128,6 +128,8 @@ function actions(status, words) {
   show($("decision-words"), Boolean(decision));
   say($("decision-words"), words.decision || "");
   show($("default-decision"), Boolean(decision));
+  // Beside the host's own declaration form, the default (nobody wins) is the quiet way out.
+  $("default-decision").classList.toggle("quiet", Boolean(decision) && decision.player === "host");
   say($("default-decision"), (words.default_decision && words.default_decision.will) || "Apply the default decision");
   for (const id of ["seal", "force-openings", "default-decision"]) $(id).disabled = busy;
   list($("host-settings"), words.settings);
