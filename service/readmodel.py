@@ -45,6 +45,7 @@ from domain.imported import IMPORT_TOPICS, ImportedMatch
 from domain.match import Match, parse_time, public_record
 from domain.match_settings import name_problem, recorded_settings, settings_problem
 from domain.public_log import MatchStatus, due_after, status_after
+from domain.record_text import game_name
 from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ def _summary_table(meta: MetaData) -> Table:
         Column("result", Text, nullable=True),  # JSON: MatchFinished's
         Column("winners", Text, nullable=True),  # JSON: the result's winners
         Column("ended", Text, nullable=True),  # MatchEnded's reason
+        Column("title", Text, nullable=True),  # a game named by its options: the design's title
     )
 
 
@@ -520,6 +522,8 @@ def fold_summary(row: dict[str, Any] | None, record: dict[str, Any]) -> dict[str
     kind = record.get("type")
     if kind == "MatchCreated" or row is None:  # read as the public-record fold reads it
         name, settings = data.get("name", ""), data.get("settings")
+        game, options = data.get("game"), data.get("options")
+        titled = game_name(game, options)  # a custom game: its design's title
         return {
             "name": name if name_problem(name) is None else "",
             "settings": recorded_settings(settings if settings_problem(settings) is None else None),
@@ -529,6 +533,7 @@ def fold_summary(row: dict[str, Any] | None, record: dict[str, Any]) -> dict[str
             "result": None,
             "winners": None,
             "ended": None,
+            "title": titled if titled != game_name(game) else None,
         }
     row = dict(row)
     player = data.get("player")
@@ -576,6 +581,7 @@ def _summary_values(row: dict[str, Any]) -> dict[str, Any]:
         "result": dump(row["result"]),
         "winners": dump(row["winners"]),
         "ended": row["ended"],
+        "title": row.get("title"),
     }
 
 
@@ -594,4 +600,5 @@ def _summary_row(found: Any) -> dict[str, Any]:
         "result": load(found["result"]),
         "winners": load(found["winners"]),
         "ended": found["ended"],
+        "title": found["title"],
     }

@@ -130,7 +130,8 @@ def listing(row: dict[str, Any]) -> dict[str, Any]:
     out = {k: iso(v) for k, v in row.items() if k != "result"}
     out |= {
         "display_name": shown,
-        "title": row.get("name") or f"{shown} match",
+        # the host's name for the match, else a custom design's title, else "<game> match"
+        "title": row.get("name") or row.get("title") or f"{shown} match",
         "status_words": words,
         "deadline": deadline,
         "live": not is_over(row),

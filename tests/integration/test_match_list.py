@@ -162,3 +162,25 @@ def test_matches_made_without_settings_read_as_all_off(service: DealerRoom) -> N
     assert row["name"] == "" and row["title"] == "Hidden vote match"
     assert row["settings"] == {"auto_open": False, "auto_seal": False, "step_seconds": None}
     assert row["status_words"] == "Waiting for the host"
+
+
+def test_a_custom_match_is_listed_by_its_design_s_title_unless_the_host_named_it(
+    service: DealerRoom,
+) -> None:
+    played = play(service, "custom-lowest-unique", steps=1)
+    design = {
+        "title": "Pun night",
+        "fields": [{"name": "number", "kind": "integer", "min": 1, "max": 5}],
+    }
+    named = service.create_match("custom", ["ana", "ben"], design, name="Friday")["match_id"]
+    plain = service.create_match("custom", ["ana", "ben"], {})["match_id"]
+    listed = rows(service)
+    # The design's title is what the list calls the match; its game stays "Custom game".
+    assert listed[played]["title"] == "Lowest unique number"
+    assert listed[played]["display_name"] == "Custom game"
+    assert listed[played]["name"] == ""
+    assert listed[named]["title"] == "Friday"  # the host's own name comes first
+    assert listed[plain]["title"] == "Custom game match"  # the default title names nothing new
+    # Other games are as before: no title of their own.
+    vote = service.create_match("vote", ["ana", "ben"])["match_id"]
+    assert rows(service)[vote]["title"] == "Hidden vote match"
