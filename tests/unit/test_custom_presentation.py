@@ -230,3 +230,21 @@ def test_the_hosts_declaration_is_awaited_in_plain_words() -> None:
         "nobody wins round 2",
         "nobody won round 2",
     )
+
+
+def test_a_long_title_is_kept_whole_and_the_winners_left_to_the_table() -> None:
+    """A title and the winners that do not fit together: the title stays whole."""
+    long_title = {
+        **design({"kind": "highest-unique", "field": "guess"}),
+        "title": "Sealed-bid auction",
+    }
+    rounds = [(9, 5, 3), (3, 9, 5), (5, 3, 9)]  # each wins a round: a three-way tie
+    records = played(
+        long_title,
+        [{"submit": {"ana": pick(a), "ben": pick(b), "cai": pick(c)}} for a, b, c in rounds],
+    )
+    drawn = str(picture(records, len(records) - 1))
+    assert "Sealed-bid auction · over" in drawn
+    assert "auc…" not in drawn
+    short = str(picture(LOWEST, len(LOWEST) - 1))
+    assert "Guess low · won by" in short  # a title that fits keeps the winners beside it

@@ -117,6 +117,9 @@ def _heading(design: Design, m: Moment) -> str:
     if m.view.get("finished"):
         won = [str(w) for w in m.view.get("winners") or ()]
         ending = f" · won by {names(won)}" if won else " · over"
+        room = WIDTH - 32 - svg.text_width(ending, 17, bold=True)
+        if svg.text_width(head, 17, bold=True) > room:  # the title before the winners' names
+            ending = " · over"  # (the table and the page's result name them)
     elif design.rounds:
         ending = f" · round {min(played + 1, design.rounds)} of {design.rounds}"
     else:
