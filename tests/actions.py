@@ -47,3 +47,25 @@ def create_match(
     made: dict[str, Any] = response.get_json()
     made["player_tokens"] = claim_seats(client, made)
     return made
+
+
+def picking_nine_with_a_secret(client: Any) -> tuple[dict[str, Any], dict[str, str], Any]:
+    """A Picking Nine match whose step 1 is open and holds tog's sealed pick.
+
+    Picking Nine keeps every pick sealed until the match ends, so the pick is a secret to
+    look for in every answer. Return the creation's answer (with ``player_tokens``), the
+    host's header and tog's pick.
+    """
+    made = create_match(client, "picking-nine", ["tog", "pengu", "grunkle", "dems"])
+    mid = made["match_id"]
+    host = bearer(made["host_token"])
+    client.post(f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=host)
+    pool = client.get(f"/api/matches/{mid}/state").get_json()["pool"]
+    secret = {"wants": list(reversed(pool[:7])), "ban": pool[-1], "priority": 3}
+    answer = client.post(
+        f"/api/matches/{mid}/players/tog/submissions",
+        json={"payload": secret},
+        headers=bearer(made["player_tokens"]["tog"]),
+    )
+    assert answer.status_code == 201, answer.get_json()
+    return made, host, secret

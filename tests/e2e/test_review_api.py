@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from domain.public_log import PublicLog
 from replay.state import MatchReplay
 from service.simulate import load_scenario, run_scenario
-from tests.actions import bearer, create_match
+from tests.actions import bearer, create_match, picking_nine_with_a_secret
 from tests.conftest import SCENARIOS
 from tests.e2e.test_cli import dealerroom
 from tests.roomy import roomy_app
@@ -332,15 +332,11 @@ def test_a_match_under_way_is_reviewed_once_it_has_finished(store_client: FlaskC
 
 def test_a_running_match_shows_no_sealed_pick(client: FlaskClient) -> None:
     """Picking Nine keeps every pick sealed until the match ends; a review shows none of them."""
-    players = ["tog", "pengu", "grunkle", "dems"]
-    made = create_match(client, "picking-nine", players)
+    made, host, secret = picking_nine_with_a_secret(client)
     mid = made["match_id"]
-    host = bearer(made["host_token"])
-    client.post(f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=host)
     pool = client.get(f"/api/matches/{mid}/state").get_json()["pool"]
-    secret = {"wants": list(reversed(pool[:7])), "ban": pool[-1], "priority": 3}
-    for player in players:
-        payload = secret if player == "tog" else {"wants": pool[:7], "ban": None, "priority": 1}
+    for player in ["pengu", "grunkle", "dems"]:
+        payload = {"wants": pool[:7], "ban": None, "priority": 1}
         sent = client.post(
             f"/api/matches/{mid}/players/{player}/submissions",
             json={"payload": payload},

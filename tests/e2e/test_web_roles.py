@@ -10,7 +10,7 @@ import json
 import re
 from typing import TYPE_CHECKING
 
-from tests.actions import bearer, create_match
+from tests.actions import bearer, create_match, picking_nine_with_a_secret
 from web.extension import service
 
 if TYPE_CHECKING:
@@ -249,19 +249,8 @@ def test_an_unknown_player_page_is_a_404(client: FlaskClient) -> None:
 
 def test_no_response_shows_a_sealed_pick_before_disclosure(client: FlaskClient) -> None:
     """Picking Nine keeps every pick sealed until the match ends: probe every route and role."""
-    players = ["tog", "pengu", "grunkle", "dems"]
-    made = create_match(client, "picking-nine", players)
+    made, host, secret = picking_nine_with_a_secret(client)
     mid = made["match_id"]
-    host = bearer(made["host_token"])
-    client.post(f"/api/matches/{mid}/steps", json={"seconds": 600}, headers=host)
-    pool = client.get(f"/api/matches/{mid}/state").get_json()["pool"]
-    secret = {"wants": list(reversed(pool[:7])), "ban": pool[-1], "priority": 3}
-    answer = client.post(
-        f"/api/matches/{mid}/players/tog/submissions",
-        json={"payload": secret},
-        headers=bearer(made["player_tokens"]["tog"]),
-    )
-    assert answer.status_code == 201, answer.get_json()
     needle = json.dumps(secret["wants"])[1:-1]  # the want-list, as it would appear in any JSON
     urls = [
         "/",
