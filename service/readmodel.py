@@ -282,15 +282,6 @@ class MatchIndex:
             )
             self._insert_ignore(conn, {"name": self.INLINE, "position": start})
 
-    def catch_up(self, *, wait: bool = True) -> int:
-        """Apply notifications not yet applied: none, ever, since saves project inline.
-
-        Kept for callers of the catch-up era; every event is projected in its own save's
-        transaction (:meth:`project`), so there is never anything to apply.
-        """
-        del wait
-        return 0
-
     def project(self, conn: Connection, events: Sequence[Any]) -> dict[str, tuple[int, str]]:
         """Project ``events`` (of one save) in that save's transaction ``conn``.
 

@@ -17,8 +17,8 @@ before the hook (the ones that created the tables) are discarded, so none escape
   gets a quick 503 with ``Retry-After`` (:mod:`service.faults`) instead of waiting. (It was
   5 s, retried twelve times: a submission against a locked file waited 66 s for a 400.)
   Reads never wait for it: in WAL mode readers see the last commit while a writer holds the
-  lock, and the read model's catch-up on a read path waits only a moment
-  (:meth:`service.readmodel.MatchIndex.catch_up`).
+  lock, and the read model is written in each save's own transaction
+  (:meth:`service.readmodel.MatchIndex.project`), so no read waits to catch it up.
 * ``synchronous=FULL``: the WAL is fsynced at every commit. Any setting survives a
   ``kill -9`` of the process (a committed transaction is in the operating system's hands);
   ``NORMAL`` would lose the last commits on a power cut or a kernel crash. A lost commit
