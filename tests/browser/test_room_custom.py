@@ -100,6 +100,10 @@ def test_a_custom_game_is_played_by_clicking_and_judged_by_the_host(
     expect(ana.locator("#banner")).to_have_text(
         "Waiting for the host to declare the winners of round 1.", timeout=10_000
     )
+    # The step asks nothing more of ana: her panel says so instead of standing empty.
+    expect(ana.locator("#step-idle")).to_have_text(
+        "Your pick for this step is sealed. Nothing to do until the step moves on."
+    )
     expect(host.locator("#declare-picks")).to_contain_text("ana: guess 2; city Paris; comment pâté")
     expect(host.locator("#declare-picks")).to_contain_text("ben: guess 4; city Rome")
     host.get_by_role("button", name="winner ben").click()

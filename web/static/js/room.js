@@ -478,7 +478,21 @@ function render() {
   renderPickArea();
   renderOpenArea();
   renderDecisionArea();
+  renderIdle();
   renderBanner();
+}
+
+/** When the step asks nothing of you, say so instead of leaving the panel empty. */
+function renderIdle() {
+  const s = data.status;
+  const busy = ["pick-area", "open-area", "decision-area"].some((id) => !$(id).hidden);
+  const idle = !busy && !s.finished && Boolean(s.step);
+  $("step-idle").hidden = !idle;
+  if (!idle) return;
+  const sent = s.step.submitted && s.step.submitted.includes(player);
+  say($("step-idle"), sent
+    ? "Your pick for this step is sealed. Nothing to do until the step moves on."
+    : "Nothing to do in this step for now.");
 }
 
 async function refresh(force = false) {
