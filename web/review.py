@@ -45,6 +45,7 @@ from flask import (
 from werkzeug.exceptions import BadRequest, Conflict
 
 from domain.public_log import PublicLog
+from domain.record_text import pick_words
 from domain.rules.base import RulesError
 from domain.vocabulary import StepStatus
 from replay.diff import diff_values
@@ -208,30 +209,6 @@ def made(step: PublicStep, player: str) -> Any:
         return step.pick(player)
     except KeyError:
         return None
-
-
-def _word(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-def pick_words(payload: Any) -> str:
-    """A pick in plain words: ``card 37``, ``from b1 to b2``, ``tiles D9, E9; buy reserves 1``."""
-    if not isinstance(payload, dict):
-        return "nothing" if payload is None else _word(payload)
-    parts, lists = [], False
-    for key, value in payload.items():
-        if value is None or value == []:
-            continue
-        if isinstance(value, list | dict):
-            lists = True
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            shown = ", ".join(
-                f"{k} {_word(v)}" if isinstance(value, dict) else _word(v) for k, v in items
-            )
-        else:
-            shown = _word(value)
-        parts.append(f"{str(key).replace('_', ' ')} {shown}")
-    return ("; " if lists else " ").join(parts) or "nothing"
 
 
 # ---------------------------------------------------------------------- a player's seat
