@@ -263,7 +263,7 @@ export function pickControls(root, ctx) {
   const status = ctx.room.status;
   const fields = (status.options && status.options.fields) || [];
   const current = ctx.room.me.current_pick && ctx.room.me.current_pick.pick;
-  root.append(el("p", { className: "small", textContent: "Fill in the fields; the button below says what happens next." }));
+  root.append(el("p", { className: "small", textContent: "Fill in every field you want to give." }));
   buildFieldControls(root, fields, {
     players: status.players,
     me: ctx.player,
