@@ -64,6 +64,9 @@ def check_payload_depth(payload: Any) -> None:
     raise CommitmentError(msg)
 
 
+_CANONICAL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def canonical_match_id(match_id: str) -> str:
     """Return the lowercase canonical UUID text of ``match_id``.
 
@@ -72,6 +75,8 @@ def canonical_match_id(match_id: str) -> str:
     >>> canonical_match_id("6F9619FF-8B86-D011-B42D-00C04FC964FF")
     '6f9619ff-8b86-d011-b42d-00c04fc964ff'
     """
+    if isinstance(match_id, str) and _CANONICAL_ID.fullmatch(match_id):
+        return match_id  # already canonical (as every id the service hands out is)
     try:
         return str(uuid.UUID(str(match_id)))
     except ValueError:

@@ -82,8 +82,11 @@ def is_valid_name(name: str) -> bool:
     )
 
 
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f]")  # C0 controls but the newline
+
+
 def _has_control(text: str) -> bool:
-    return any(ord(c) < 0x20 and c != "\n" for c in text)  # noqa: PLR2004 - C0 controls
+    return _CONTROL.search(text) is not None
 
 
 def _check_name(name: str) -> None:

@@ -35,6 +35,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     select,
     update,
 )
@@ -46,6 +47,7 @@ from domain.match import Match, parse_time, public_record
 from domain.match_settings import name_problem, recorded_settings, settings_problem
 from domain.public_log import MatchStatus, due_after, status_after
 from domain.record_text import game_name
+from service.quick_read import QuickRead
 from service.transparency import TransparencyLog
 
 if TYPE_CHECKING:
@@ -142,6 +144,11 @@ class MatchIndex:
         self.log = TransparencyLog(engine, meta, signer, origin_prefix)
         self._select = select_notifications
         self._to_event = to_event
+        self._version = QuickRead(
+            engine,
+            select(self.index.c.events).where(self.index.c.match_id == bindparam("match_id")),
+        )
+        self._updates: dict[tuple[str, ...], Any] = {}
         meta.create_all(engine, checkfirst=True)
         with engine.begin() as conn:
             found = conn.execute(
@@ -221,9 +228,8 @@ class MatchIndex:
             .on_conflict_do_update(index_elements=["match_id"], set_=values)
         )
 
-    def _apply_summary(self, conn: Connection, event: MatchT.Event) -> None:
-        """Keep the match's summary row up to date with one of its events."""
-        record = public_record(event)
+    def _apply_summary(self, conn: Connection, event: MatchT.Event, record: dict[str, Any]) -> None:
+        """Keep the match's summary row up to date with one of its events (``record``)."""
         if record["type"] not in SUMMARY_TYPES:
             return
         match_id = str(event.originator_id)
@@ -294,38 +300,56 @@ class MatchIndex:
         The caller rolls the transaction back on any error, and must then call
         :meth:`forget` for the matches (the cached Merkle trees hold the new leaves).
         """
-        mine: list[MatchT.Event] = []
+        mine: list[tuple[MatchT.Event, dict[str, Any]]] = []  # with its public record
         changes: dict[str, dict[str, Any]] = {}  # one index update per match, in event order
         for event in events:
             if isinstance(event, Match.Event):
-                values = self._apply(conn, event)
+                record = public_record(event)
+                values = self._apply(conn, event, record)
                 if values:
                     changes.setdefault(str(event.originator_id), {}).update(values)
-                self._apply_summary(conn, event)
-                mine.append(event)
+                self._apply_summary(conn, event, record)
+                mine.append((event, record))
             elif isinstance(event, ImportedMatch.BundleKept):
                 self._apply_import(conn, event)
                 self._put_summary(conn, str(event.originator_id), summary_of_bundle(event.bundle))
+        alike: dict[tuple[str, ...], list[dict[str, Any]]] = {}  # rows that set the same columns
         for match_id, values in changes.items():
-            conn.execute(
-                update(self.index).where(self.index.c.match_id == match_id).values(**values)
+            alike.setdefault(tuple(sorted(values)), []).append(
+                {"row": match_id, **{f"new_{k}": v for k, v in values.items()}}
             )
+        for columns, rows in alike.items():
+            conn.execute(self._index_update(columns), rows)
         return self.log.apply_events(conn, mine)
 
+    def _index_update(self, columns: tuple[str, ...]) -> Any:
+        """The index row update that sets ``columns`` (built once per set of columns)."""
+        found = self._updates.get(columns)
+        if found is None:
+            found = (
+                update(self.index)
+                .where(self.index.c.match_id == bindparam("row"))
+                .values({name: bindparam(f"new_{name}") for name in columns})
+            )
+            self._updates[columns] = found
+        return found
+
     def version_of(self, match_id: str) -> int | None:
-        """The committed version (event count) of a match, ``None`` for no such match."""
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                select(self.index.c.events).where(self.index.c.match_id == match_id)
-            ).scalar()
+        """The committed version (event count) of a match, ``None`` for no such match.
+
+        Asked once or twice per submission, so it runs on the driver alone (:class:`QuickRead`).
+        """
+        found = self._version.scalar(match_id=match_id)
         return None if found is None else int(found)
 
     def forget(self, match_ids: Sequence[str]) -> None:
         """Drop the cached Merkle trees of ``match_ids`` (their save was rolled back)."""
         self.log.forget(match_ids)
 
-    def _apply(self, conn: Connection, event: MatchT.Event) -> dict[str, Any]:
-        """Insert a new match's index row, or return what an event changes in its row."""
+    def _apply(
+        self, conn: Connection, event: MatchT.Event, record: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Insert a new match's index row, or return what an event (``record``) changes in it."""
         match_id = str(event.originator_id)
         at = event.timestamp
         if isinstance(event, Match.MatchCreated):
@@ -351,7 +375,7 @@ class MatchIndex:
             values["status"] = str(status)
         if isinstance(event, Match.StepOpened):
             values["step"] = event.step
-        due = due_after(kind, public_record(event)["data"]) if status is not None else None
+        due = due_after(kind, record["data"]) if status is not None else None
         if kind == "MatchEnded":  # ended early: no deadline falls due any more
             due = None, None
         if due is not None:

@@ -18,7 +18,6 @@ from eventsourcing.persistence import IntegrityError
 from sqlalchemy import Column, Integer, LargeBinary, MetaData, String, Table, Text, select
 
 from domain.errors import UserError
-from domain.match import Match, public_record
 from domain.merkle import MerkleLog, record_leaf_hash
 from domain.receipt import RECEIPT_FORMAT, later_checkpoint
 from domain.signed_note import Checkpoint, Signer, sign_checkpoint
@@ -27,6 +26,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from sqlalchemy.engine import Connection, Engine
+
+    from domain.match import Match
 
 
 CACHED_TREES = 1024
@@ -116,12 +117,13 @@ class TransparencyLog:
         return log
 
     def apply_events(
-        self, conn: Connection, events: Sequence[Match.Event]
+        self, conn: Connection, events: Sequence[tuple[Match.Event, dict[str, Any]]]
     ) -> dict[str, tuple[int, str]]:
         """Append each event's leaf; sign one checkpoint per match, at its new size.
 
-        ``events`` are one save's, in order. Their leaves go in with one statement, and each
-        match saved gets one signed checkpoint of its tree after them: a save of several
+        ``events`` are one save's, in order, each with its public record. Their leaves go in
+        with one statement, and each match saved gets one signed checkpoint of its tree after
+        them: a save of several
         commands (group commit) signs once per match, not once per event. Return each
         match's ``(size, note)``. The caller's transaction holds the rows; if it rolls back,
         the caller calls :meth:`forget` for these matches.
@@ -129,9 +131,8 @@ class TransparencyLog:
         leaves: list[dict[str, Any]] = []
         heads: dict[str, tuple[int, bytes]] = {}
         with self._lock:
-            for event in events:
+            for event, record in events:
                 match_id = str(event.originator_id)
-                record = public_record(event)
                 seq = record["seq"]
                 digest = record_leaf_hash(record)
                 log = self._tree(conn, match_id, seq)
