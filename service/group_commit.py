@@ -16,12 +16,14 @@ batch's transaction has committed or failed.
 from __future__ import annotations
 
 import threading
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from eventsourcing.application import project_aggregate
 
 from domain.match import actor
+from service.faults import STORE_FAULTS
 from service.running import SYSTEM, carry_on
 
 if TYPE_CHECKING:
@@ -51,7 +53,12 @@ class Work:
 
 
 class GroupCommit:
-    """Leader/follower batching of commands (see the module doc)."""
+    """Leader/follower batching of commands (see the module doc).
+
+    Every thread waits on its own :class:`threading.Event`: when a batch ends, its leader
+    wakes exactly the callers it answered and, if commands are queued, the oldest of them,
+    which leads the next batch. No thread is woken only to find it must wait again.
+    """
 
     def __init__(
         self, run_batch: Callable[[list[Work]], None], most: int = MOST_IN_A_BATCH
@@ -59,40 +66,50 @@ class GroupCommit:
         """Batches of at most ``most`` commands go to ``run_batch``."""
         self._run_batch = run_batch
         self._most = most
-        self._turn = threading.Condition()
-        self._queue: list[Work] = []
+        self._lock = threading.Lock()
+        self._queue: list[Work] = []  # empty whenever nobody leads
         self._leading = False
+        self._wakes: dict[int, threading.Event] = {}  # each queued command's caller
         self.batches = 0  # how many batches ran (for the benchmark's report)
         self.commands = 0  # how many commands they held
 
     def run(self, work: Work) -> Work:
-        """Queue ``work``, lead batches while it is not done or wait for a leader; return it."""
-        with self._turn:
+        """Queue ``work``, lead its batch or wait for a leader to run it; return it."""
+        wake = threading.Event()
+        with self._lock:
             self._queue.append(work)
-        while True:
-            with self._turn:
-                while not work.finished and self._leading:
-                    self._turn.wait()
-                if work.finished:
-                    return work
-                self._leading = True
-                batch, self._queue = self._queue[: self._most], self._queue[self._most :]
-            try:
-                self._run_batch(batch)
-            except BaseException as exc:  # never leave a caller waiting on a crashed batch
+            self._wakes[id(work)] = wake
+            lead = not self._leading
+            self._leading = True
+        if not lead:
+            wake.wait()  # answered, or handed the lead (the oldest queued command)
+            if work.finished:
+                return work
+        with self._lock:
+            # The leader's own command is the oldest queued, so it is in this batch.
+            batch, self._queue = self._queue[: self._most], self._queue[self._most :]
+        try:
+            self._run_batch(batch)
+        except BaseException as exc:  # never leave a caller waiting on a crashed batch
+            for item in batch:
+                if item.error is None and not item.events:
+                    item.alone = True
+            if not isinstance(exc, Exception):
+                raise
+        finally:
+            with self._lock:
+                self.batches += 1
+                self.commands += len(batch)
+                answered = [self._wakes.pop(id(item)) for item in batch]
                 for item in batch:
-                    if item.error is None and not item.events:
-                        item.alone = True
-                if not isinstance(exc, Exception):
-                    raise
-            finally:
-                with self._turn:
-                    self.batches += 1
-                    self.commands += len(batch)
-                    for item in batch:
-                        item.finished = True
+                    item.finished = True
+                if self._queue:
+                    answered.append(self._wakes[id(self._queue[0])])  # it leads next
+                else:
                     self._leading = False
-                    self._turn.notify_all()
+            for other in answered:
+                other.set()
+        return work
 
 
 HOT_MATCHES = 1024
@@ -129,8 +146,19 @@ class MatchBatches:
                 self.hot.pop(key, None)
 
     def _run_batch(self, batch: list[Work]) -> None:
-        """Run a batch while no other worker's batch holds its matches (:mod:`.match_locks`)."""
-        with self.room.match_turns.hold(work.key for work in batch):
+        """Run a batch while no other worker's batch holds its matches (:mod:`.match_locks`).
+
+        If the turns cannot be taken (the store is down, or a turn is held past the lock
+        timeout), every caller of the batch is answered with that fault at once: running
+        each alone would only meet it again, one connection timeout after another.
+        """
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(self.room.match_turns.hold(work.key for work in batch))
+            except STORE_FAULTS as exc:
+                for work in batch:
+                    work.error = exc
+                return
             self._run_held(batch)
 
     def _run_held(self, batch: list[Work]) -> None:

@@ -12,9 +12,11 @@ matches (``pg_advisory_xact_lock``), in one order so two batches never wait on e
 a cycle, on a connection of its own, and holds them while it brings its copies up to date,
 runs its commands and saves; a worker that wants one of those matches waits for that save
 instead of computing on a copy it is about to lose. The locks are a courtesy, not the
-guard: the unique key still decides, so a lock that could not be had (the wait is bounded
-by ``lock_timeout``, the store may be down) only means the batch runs as it would without
-them. A worker that dies releases its locks with its connection.
+guard: the unique key still decides, so a lock that could not be had in time (the wait is
+bounded by ``lock_timeout``) only means the batch runs as it would without them. A store
+that refuses the connection is a fault every caller of the batch hears at once (a 503),
+not after one more connection timeout per command. A worker that dies releases its locks
+with its connection.
 
 SQLite has one writer per file and the default is one worker per instance (gunicorn.conf.py),
 so it runs without these locks.
@@ -61,11 +63,7 @@ class MatchTurns:
 
     @contextmanager
     def _held(self, keys: list[int]) -> Iterator[None]:
-        try:
-            conn = self.engine.connect()
-        except SQLAlchemyError:  # the store is down: the batch finds out and answers so
-            yield
-            return
+        conn = self.engine.connect()  # the store down: its fault goes to the callers at once
         try:
             try:
                 conn.execute(text(f"SET LOCAL lock_timeout = {WAIT_MS}"))
