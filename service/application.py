@@ -49,7 +49,7 @@ from service.names import as_recorded, check_player_names
 from service.readmodel import MatchIndex
 from service.running import SYSTEM, carry_on, match_status
 from service.sealing import SealedTranscoding
-from service.seat_notes import SeatNotes
+from service.seat_notes import SeatNotes, as_seat
 from service.sqlite_pragmas import tune_sqlite
 
 if TYPE_CHECKING:
@@ -213,16 +213,17 @@ class DealerRoom(Application[UUID]):
         """
         events = [e for obj in objs if obj is not None for e in _pending(obj)]
         touched = sorted({str(e.originator_id) for e in events})
+        matches = [obj for obj in objs if isinstance(obj, Match)]
+        pending = self.seats.pend(matches)
         try:
             with self.recorder.transaction(commit=True) as session:  # type: ignore[attr-defined]
                 heads = self.index.project(session.connection(), events)
                 recordings = super().save(*objs, **kwargs)
         except BaseException:
+            pending.failed()
             self.index.forget(touched)
             raise
-        for obj in objs:
-            if isinstance(obj, Match):
-                self.seats.note(obj)
+        pending.committed(matches)
         return recordings, heads
 
     def _command(self, match_id: str | UUID, who: str, command: Callable[[Match], T]) -> T:
@@ -494,12 +495,14 @@ class DealerRoom(Application[UUID]):
         step: int | None = None,
         salt: str | None = None,
         signature: str | None = None,
+        token: str | None = None,
     ) -> dict[str, Any]:
         """A player seals a pick (sealed custody); return the commitment and its receipt.
 
         ``salt`` (64 hex digits) lets a client compute and sign the commitment itself;
         otherwise the service draws one. ``unchanged`` in the answer is true when the pick
         (and the client's salt, if any) equals the one that stands, which then stands on.
+        A ``token`` must be the player's credential, checked with the pick (:func:`as_seat`).
         """
         salt_bytes = self.random_bytes(32) if salt is None else salt_from_hex(salt)
 
@@ -514,7 +517,7 @@ class DealerRoom(Application[UUID]):
                 client_salt=salt is not None,
             )
 
-        done = self._recorded_command(match_id, player, command)
+        done = self._recorded_command(match_id, player, as_seat(player, token, command))
         return self._submitted(match_id, player, *done)
 
     def _submitted(
@@ -574,15 +577,16 @@ class DealerRoom(Application[UUID]):
         *,
         step: int | None = None,
         signature: str | None = None,
+        token: str | None = None,
     ) -> dict[str, Any]:
-        """A self-custody player sends only the commitment."""
+        """A self-custody player sends only the commitment (``token``: as :meth:`submit`)."""
 
         def command(match: Match) -> str:
             return match.submit_commitment(
                 player, commitment, self.now(), step=step, signature=signature
             )
 
-        done = self._recorded_command(match_id, player, command)
+        done = self._recorded_command(match_id, player, as_seat(player, token, command))
         return self._submitted(match_id, player, *done)
 
     def open_commitment(
