@@ -118,7 +118,7 @@ class DealerRoom(Application[UUID]):
         self.decision_window = timedelta(seconds=decision_seconds)
         self.reveal_window = timedelta(seconds=reveal_seconds)
         persistence = {
-            "PERSISTENCE_MODULE": "eventsourcing_sqlalchemy",
+            "PERSISTENCE_MODULE": "service.event_recorder:Factory",  # one-statement inserts
             "SQLALCHEMY_URL": settings.database_url,
             "AGGREGATE_CACHE_MAXSIZE": "256",
             "MAPPER_TOPIC": "service.sealing:SealingMapper",  # unreadable events: server faults
