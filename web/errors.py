@@ -108,6 +108,9 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         response = error(exc.code or 500, exc.description or exc.name)
+        for name, value in exc.get_headers():
+            if name == "Retry-After":  # a 429's (web.seat_limits): when to try again
+                response.headers[name] = value
         if exc.code == 401:  # noqa: PLR2004
             response.headers["WWW-Authenticate"] = 'Bearer realm="dealerroom"'
         return response

@@ -29,7 +29,9 @@ the proxy headers trusted by :mod:`web.proxies`).
 player (``DEALERROOM_SUBMIT_RATE``, default ``30/second;1200/minute``; the match id is put in
 its canonical form first, so spelling it differently does not reset the count), match creation per
 client address (``DEALERROOM_CREATE_RATE``, default ``120/minute``); past the limit the
-answer is 429 with a JSON message. Counters live in the process (one set per worker).
+answer is 429 with a JSON message and ``Retry-After``. Counters live in the process (one set
+per worker). The per-seat limit is counted by :mod:`web.seat_limits`, the others by
+Flask-Limiter.
 Request bodies are limited to 64 KiB (413).
 
 **Headers.** Every response carries a Content Security Policy that allows only this
@@ -49,11 +51,12 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import BadRequest, Forbidden, Unauthorized
 
-from domain.commitment import CommitmentError, canonical_match_id
+from web import seat_limits
 from web.extension import service
 
 if TYPE_CHECKING:
-    from flask import Flask, Response
+    from flask import Flask, Request, Response
+    from flask.sessions import SecureCookieSession, SessionMixin
 
 HOST = "host"
 GRANTS = "grants"
@@ -74,31 +77,16 @@ HEADERS = {
 }
 
 
-SUBMIT_RATE = "30/second;1200/minute"
 CREATE_RATE = "120/minute"
 
 limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[])
-
-
-def _submitter() -> str:
-    args = request.view_args or {}
-    raw = str(args.get("match_id"))
-    try:
-        match_id = canonical_match_id(raw)
-    except CommitmentError:
-        match_id = raw  # not a match id: the route answers 404 anyway
-    return f"{match_id}/{args.get('player')}"
 
 
 def _rate(name: str, default: str) -> str:
     return str(current_app.config.get(name) or default)
 
 
-submit_limit = limiter.limit(
-    lambda: _rate("DEALERROOM_SUBMIT_RATE", SUBMIT_RATE),
-    key_func=_submitter,
-    error_message="too many submissions from this player; wait a moment and try again",
-)
+submit_limit = seat_limits.seat_limit  # per match and player, on the hot path: web.seat_limits
 create_limit = limiter.limit(
     lambda: _rate("DEALERROOM_CREATE_RATE", CREATE_RATE),
     error_message="too many new matches from this address; wait a moment and try again",
@@ -224,6 +212,23 @@ class SessionInterface(SecureCookieSessionInterface):
         """Secure when configured so, or when this request is HTTPS (proxy headers included)."""
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Flask's, without building the cookie's signer when the request sends no cookie.
+
+        API calls with a bearer token send none; for them the session is empty either way.
+        """
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """Flask's, returning at once for an empty session that nothing changed (as it does)."""
+        if not session and not session.modified:
+            if session.accessed:
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
+
 
 def init_app(app: Flask) -> None:
     """Session cookie settings and the headers of every response."""
@@ -234,6 +239,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     app.session_interface = SessionInterface()
     limiter.init_app(app)
+    seat_limits.init_app(app)
 
     @app.after_request
     def headers(response: Response) -> Response:
