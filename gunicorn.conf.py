@@ -5,7 +5,7 @@ Every value comes from the environment; the defaults suit a 2-core machine (docs
 ============================== =============================================================
 ``DEALERROOM_BIND``            address to listen on (default ``127.0.0.1:8000``)
 ``DEALERROOM_WORKERS``         worker processes (default 1 on SQLite, 2 on PostgreSQL)
-``DEALERROOM_THREADS``         threads per worker (default 8)
+``DEALERROOM_THREADS``         threads per worker (default 32)
 ``DEALERROOM_TIMEOUT``         seconds before a silent worker is restarted (default 30)
 ``DEALERROOM_PROXY_HOPS``      trusted reverse proxies in front (default 0; see web/proxies.py)
 ``DEALERROOM_CONTROL_SOCKET``  path of gunicorn's control socket for ``gunicornc`` (default none)
@@ -57,7 +57,7 @@ def _on_sqlite() -> bool:
 
 bind = [os.environ.get("DEALERROOM_BIND") or "127.0.0.1:8000"]
 workers = _count("DEALERROOM_WORKERS", 1 if _on_sqlite() else 2)
-threads = _count("DEALERROOM_THREADS", 8)
+threads = _count("DEALERROOM_THREADS", 32)
 worker_class = "gthread"
 timeout = _count("DEALERROOM_TIMEOUT", 30)
 _count("DEALERROOM_PROXY_HOPS", 0, least=0)  # checked here, used by web/wsgi.py (web/proxies.py)
