@@ -314,7 +314,7 @@ def serve_and_measure(env: dict[str, str], log: Path, args: argparse.Namespace) 
     server = Server(env, log).start()
     try:
         workers = env.get("DEALERROOM_WORKERS") or ("2" if args.postgres else "1")
-        threads = env.get("DEALERROOM_THREADS") or "8"
+        threads = env.get("DEALERROOM_THREADS") or "32"  # gunicorn.conf.py's default
         print(
             f"server: gunicorn (gthread), {workers} worker(s) x {threads} threads; "
             f"{args.clients} client threads on the same machine, {args.seconds:g} s each "
