@@ -270,3 +270,50 @@ def test_workers_sharing_a_match_take_turns_instead_of_losing_saves(
     finally:
         one.close()
         two.close()
+
+
+def test_callers_queued_behind_a_batch_form_the_next_one_each_answered_once() -> None:
+    """The leader's own command is in its batch; those who queued meanwhile are the next one.
+
+    The first batch is held open until every other caller has queued; they then run as
+    batches of at most ``most``, oldest first, each command in exactly one batch, and every
+    caller gets its own command back.
+    """
+    from uuid import uuid4
+
+    from service.group_commit import GroupCommit, Work
+
+    batches: list[list[int]] = []
+    first_running, everyone_queued = threading.Event(), threading.Event()
+
+    def run_batch(batch: list[Work]) -> None:
+        batches.append([work.result for work in batch])
+        if len(batches) == 1:
+            first_running.set()
+            assert everyone_queued.wait(10)
+
+    group = GroupCommit(run_batch, most=4)
+    answers: dict[int, Work] = {}
+
+    def call(n: int) -> None:
+        answers[n] = group.run(Work(uuid4(), "p", lambda m: m, result=n))
+
+    first = threading.Thread(target=call, args=(0,))
+    first.start()
+    assert first_running.wait(10)
+    others = [threading.Thread(target=call, args=(n,)) for n in range(1, 10)]
+    for thread in others:
+        thread.start()
+    for _ in range(200):  # until all nine wait in the queue behind the first batch
+        if len(group._queue) == 9:
+            break
+        threading.Event().wait(0.01)
+    everyone_queued.set()
+    for thread in [first, *others]:
+        thread.join(10)
+    assert batches[0] == [0]
+    assert sorted(n for batch in batches for n in batch) == list(range(10))
+    assert all(len(batch) <= 4 for batch in batches)
+    assert len(batches) == 4  # [0], then the nine queued in three batches
+    assert all(answers[n].result == n and answers[n].finished for n in range(10))
+    assert group.batches == 4 and group.commands == 10
