@@ -50,6 +50,7 @@ class Work:
     events: list[Any] = field(default_factory=list)  # what it recorded, once durable
     head: tuple[int, str] | None = None  # its match's (size, signed note) after the save
     finished: bool = False
+    wake: threading.Event = field(default_factory=threading.Event)  # answered, or to lead
 
 
 class GroupCommit:
@@ -69,20 +70,17 @@ class GroupCommit:
         self._lock = threading.Lock()
         self._queue: list[Work] = []  # empty whenever nobody leads
         self._leading = False
-        self._wakes: dict[int, threading.Event] = {}  # each queued command's caller
         self.batches = 0  # how many batches ran (for the benchmark's report)
         self.commands = 0  # how many commands they held
 
     def run(self, work: Work) -> Work:
         """Queue ``work``, lead its batch or wait for a leader to run it; return it."""
-        wake = threading.Event()
         with self._lock:
             self._queue.append(work)
-            self._wakes[id(work)] = wake
             lead = not self._leading
             self._leading = True
         if not lead:
-            wake.wait()  # answered, or handed the lead (the oldest queued command)
+            work.wake.wait()  # answered, or handed the lead (the oldest queued command)
             if work.finished:
                 return work
         with self._lock:
@@ -100,15 +98,12 @@ class GroupCommit:
             with self._lock:
                 self.batches += 1
                 self.commands += len(batch)
-                answered = [self._wakes.pop(id(item)) for item in batch]
                 for item in batch:
                     item.finished = True
-                if self._queue:
-                    answered.append(self._wakes[id(self._queue[0])])  # it leads next
-                else:
-                    self._leading = False
-            for other in answered:
-                other.set()
+                woken = [*batch, self._queue[0]] if self._queue else batch  # the next leads
+                self._leading = bool(self._queue)
+            for item in woken:
+                item.wake.set()
         return work
 
 
